@@ -1,0 +1,25 @@
+package io.microburst;
+
+/**
+ * Configuration keys that Microburst adds to Storm's own {@link org.apache.storm.Config}. They go in the topology
+ * configuration map like any Storm key; an Apache Storm cluster ignores them, so a topology stays portable.
+ */
+public final class MicroburstConfig {
+    /** Boolean, default true: run one-to-one chains of tasks in the emitting thread (operator fusion). */
+    public static final String FUSION = "microburst.fusion";
+    /** Integer, default 5: failures of one task within {@link #TASK_FAILURE_WINDOW_SECS} that stop its topology. */
+    public static final String TASK_FAILURE_LIMIT = "microburst.task.failure.limit";
+    /** Integer, default 60: the window, in seconds, over which task failures are counted. */
+    public static final String TASK_FAILURE_WINDOW_SECS = "microburst.task.failure.window.secs";
+    /** Integer, default 100: milliseconds to wait before a failed task is replaced by a fresh instance. */
+    public static final String TASK_RESTART_BACKOFF_MS = "microburst.task.restart.backoff.ms";
+    /** Boolean, default false: tune topology.max.spout.pending at run time (Storm @Twitter, section 3.3.3). */
+    public static final String MAX_SPOUT_PENDING_AUTOTUNE = "microburst.max.spout.pending.autotune";
+    /** Integer, default 1024: capacity of each executor's receive queue (rounded up to a power of two). */
+    public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
+    /** Integer, default 64: most tuples a producer buffers for one consumer before handing them over. */
+    public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
+
+    private MicroburstConfig() {
+    }
+}
