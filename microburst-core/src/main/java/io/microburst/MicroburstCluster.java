@@ -1,46 +1,418 @@
 package io.microburst;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import io.microburst.cluster.ClusterViews;
+import io.microburst.metrics.TaskStats;
+import io.microburst.plan.ComponentPlan;
+import io.microburst.plan.TopologyPlan;
+import io.microburst.runtime.SharedTimer;
+import io.microburst.runtime.TopologyRuntime;
+import org.apache.storm.Config;
 import org.apache.storm.ILocalCluster;
 import org.apache.storm.cluster.IStormClusterState;
+import org.apache.storm.generated.AlreadyAliveException;
 import org.apache.storm.generated.ClusterSummary;
 import org.apache.storm.generated.Credentials;
 import org.apache.storm.generated.GetInfoOptions;
+import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
+import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.NumErrorsChoice;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
 import org.apache.storm.generated.TopologyInfo;
+import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologySummary;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.Utils;
 
-/** Placeholder: the engine lands in the next commits. */
+/**
+ * Runs Storm topologies in this process, on Microburst's runtime: use it wherever you would write
+ * {@code new LocalCluster()}. There is no ZooKeeper, Nimbus, supervisor or worker process; each executor is one
+ * thread and the whole cluster shares one timer thread. Several topologies may run at once, isolated from each other.
+ *
+ * <p>Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
+ */
 public final class MicroburstCluster implements ILocalCluster {
-    public MicroburstCluster() { }
-    public MicroburstCluster(Map<String, Object> clusterConf) { }
-    private static UnsupportedOperationException todo() { return new UnsupportedOperationException("not yet"); }
-    @Override public ILocalTopology submitTopology(String n, Map<String, Object> c, StormTopology t) { throw todo(); }
-    @Override public ILocalTopology submitTopologyWithOpts(String n, Map<String, Object> c, StormTopology t, SubmitOptions o) { throw todo(); }
-    @Override public void uploadNewCredentials(String n, Credentials c) { throw todo(); }
-    @Override public void killTopology(String n) { throw todo(); }
-    @Override public void killTopologyWithOpts(String n, KillOptions o) { throw todo(); }
-    @Override public void activate(String n) { throw todo(); }
-    @Override public void deactivate(String n) { throw todo(); }
-    @Override public void rebalance(String n, RebalanceOptions o) { throw todo(); }
-    @Override public void shutdown() { close(); }
-    @Override public String getTopologyConf(String id) { throw todo(); }
-    @Override public StormTopology getTopology(String id) { throw todo(); }
-    @Override public ClusterSummary getClusterInfo() { throw todo(); }
-    @Override public List<TopologySummary> getTopologySummaries() { throw todo(); }
-    @Override public TopologySummary getTopologySummaryByName(String n) { throw todo(); }
-    @Override public TopologySummary getTopologySummary(String id) { throw todo(); }
-    @Override public TopologyInfo getTopologyInfo(String id) { throw todo(); }
-    @Override public TopologyInfo getTopologyInfoByName(String n) { throw todo(); }
-    @Override public TopologyInfo getTopologyInfoWithOpts(String id, GetInfoOptions o) { throw todo(); }
-    @Override public TopologyInfo getTopologyInfoByNameWithOpts(String n, GetInfoOptions o) { throw todo(); }
-    @Override public IStormClusterState getClusterState() { throw todo(); }
-    @Override public void advanceClusterTime(int secs) { throw todo(); }
-    @Override public void advanceClusterTime(int secs, int steps) { throw todo(); }
-    @Override public String getTrackedId() { throw todo(); }
-    @Override public void close() { }
+    private final Map<String, Object> clusterConf;
+    private final SharedTimer timer;
+    private final Map<String, TopologyRuntime> byName = new ConcurrentHashMap<>();
+    private final Map<String, TopologyRuntime> byId = new ConcurrentHashMap<>();
+    private final AtomicInteger submissions = new AtomicInteger();
+    private final long startMillis = System.currentTimeMillis();
+    private volatile boolean closed;
+
+    /** A cluster with Storm's default configuration (defaults.yaml, and storm.yaml if one is on the class path). */
+    public MicroburstCluster() {
+        this(Map.of());
+    }
+
+    /** A cluster whose defaults are Storm's, overridden by {@code clusterConf}. */
+    public MicroburstCluster(Map<String, Object> clusterConf) {
+        Map<String, Object> conf = new HashMap<>(Utils.readStormConfig());
+        conf.putAll(clusterConf);
+        conf.put(Config.STORM_CLUSTER_MODE, "local");
+        this.clusterConf = conf;
+        this.timer = new SharedTimer("microburst-timer");
+    }
+
+    @Override
+    public ILocalTopology submitTopology(String topologyName, Map<String, Object> conf, StormTopology topology)
+        throws AlreadyAliveException, InvalidTopologyException {
+        return submitTopologyWithOpts(topologyName, conf, topology, null);
+    }
+
+    @Override
+    public ILocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
+                                                 SubmitOptions submitOpts)
+        throws AlreadyAliveException, InvalidTopologyException {
+        checkOpen();
+        validateName(topologyName);
+        Map<String, Object> topoConf = new HashMap<>(clusterConf);
+        topoConf.putAll(jsonRoundTrip(topologyName, conf == null ? Map.of() : conf));
+        String stormId = topologyName + "-" + submissions.incrementAndGet() + "-" + System.currentTimeMillis() / 1000;
+        topoConf.put(Config.TOPOLOGY_NAME, topologyName);
+        topoConf.put(Config.STORM_ID, stormId);
+        topoConf.put(Config.STORM_CLUSTER_MODE, "local");
+        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology);
+        boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        if (loader == null) {
+            loader = MicroburstCluster.class.getClassLoader();
+        }
+        TopologyRuntime runtime = new TopologyRuntime(plan, loader, timer, this::forget);
+        synchronized (this) {
+            checkOpen();
+            TopologyRuntime existing = byName.get(topologyName);
+            if (existing != null && !existing.isStopped()) {
+                throw new AlreadyAliveException("Topology with name '" + topologyName + "' is already running");
+            }
+            if (existing != null) {
+                forget(existing);
+            }
+            byName.put(topologyName, runtime);
+            byId.put(stormId, runtime);
+        }
+        try {
+            runtime.start(active);
+        } catch (RuntimeException e) {
+            runtime.kill(0);
+            forget(runtime);
+            InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
+                + "' could not start: " + e.getMessage());
+            invalid.initCause(e);
+            throw invalid;
+        }
+        return new LocalTopology(topologyName);
+    }
+
+    @Override
+    public void killTopology(String topologyName) throws NotAliveException {
+        killTopologyWithOpts(topologyName, new KillOptions());
+    }
+
+    /**
+     * Deactivates the spouts, lets in-flight work finish for up to wait_secs (default: the message timeout; it ends
+     * early once nothing is moving), then stops every task, calling close/cleanup. Returns once all has stopped.
+     */
+    @Override
+    public void killTopologyWithOpts(String name, KillOptions options) throws NotAliveException {
+        TopologyRuntime runtime = byName(name);
+        int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
+            : ObjectReader.getInt(runtime.plan().conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
+        runtime.kill(wait);
+        forget(runtime);
+    }
+
+    @Override
+    public void activate(String topologyName) throws NotAliveException {
+        byName(topologyName).setActive(true);
+    }
+
+    @Override
+    public void deactivate(String topologyName) throws NotAliveException {
+        byName(topologyName).setActive(false);
+    }
+
+    /**
+     * Changes executor counts per component, each between 1 and the component's task count; the number of workers
+     * has no meaning in one process and is ignored.
+     */
+    @Override
+    public void rebalance(String name, RebalanceOptions options) throws NotAliveException, InvalidTopologyException {
+        TopologyRuntime runtime = byName(name);
+        Map<String, Integer> counts = options == null || options.get_num_executors() == null
+            ? Map.of() : options.get_num_executors();
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            ComponentPlan c = runtime.plan().component(e.getKey());
+            if (c == null) {
+                throw new InvalidTopologyException("Cannot rebalance unknown component '" + e.getKey() + "' of topology '"
+                    + name + "'");
+            }
+            if (e.getValue() == null || e.getValue() < 1 || e.getValue() > c.taskIds().size()) {
+                throw new InvalidTopologyException("Cannot give component '" + e.getKey() + "' " + e.getValue()
+                    + " executors: it must have between 1 and its task count (" + c.taskIds().size() + ")");
+            }
+        }
+        int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
+            : ObjectReader.getInt(runtime.plan().conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
+        runtime.rebalance(counts, wait);
+    }
+
+    @Override
+    @Deprecated
+    public void shutdown() {
+        close();
+    }
+
+    @Override
+    public String getTopologyConf(String id) throws NotAliveException {
+        return JSONValue.toJSONString(byId(id).plan().conf());
+    }
+
+    @Override
+    public StormTopology getTopology(String id) throws NotAliveException {
+        return byId(id).plan().topology().deepCopy();
+    }
+
+    @Override
+    public ClusterSummary getClusterInfo() {
+        return ClusterViews.clusterSummary(getTopologySummaries(), uptimeSecs(), liveExecutors());
+    }
+
+    @Override
+    public List<TopologySummary> getTopologySummaries() {
+        List<TopologySummary> result = new ArrayList<>();
+        for (TopologyRuntime r : byName.values()) {
+            result.add(ClusterViews.summary(r));
+        }
+        return result;
+    }
+
+    @Override
+    public TopologySummary getTopologySummaryByName(String name) throws NotAliveException {
+        return ClusterViews.summary(byName(name));
+    }
+
+    @Override
+    public TopologySummary getTopologySummary(String id) throws NotAliveException {
+        return ClusterViews.summary(byId(id));
+    }
+
+    @Override
+    public TopologyInfo getTopologyInfo(String id) throws NotAliveException {
+        return ClusterViews.info(byId(id), NumErrorsChoice.ALL);
+    }
+
+    @Override
+    public TopologyInfo getTopologyInfoByName(String name) throws NotAliveException {
+        return ClusterViews.info(byName(name), NumErrorsChoice.ALL);
+    }
+
+    @Override
+    public TopologyInfo getTopologyInfoWithOpts(String id, GetInfoOptions options) throws NotAliveException {
+        return ClusterViews.info(byId(id), errorChoice(options));
+    }
+
+    @Override
+    public TopologyInfo getTopologyInfoByNameWithOpts(String name, GetInfoOptions options) throws NotAliveException {
+        return ClusterViews.info(byName(name), errorChoice(options));
+    }
+
+    /**
+     * Per-task counters of a running topology (Microburst's own view; Storm's thrift views aggregate per executor).
+     * Each entry is live: read it again to see new counts.
+     */
+    public List<TaskStats> getTaskStats(String name) throws NotAliveException {
+        List<TaskStats> result = new ArrayList<>();
+        for (TopologyRuntime.ExecutorView v : byName(name).executorViews()) {
+            result.addAll(v.tasks());
+        }
+        return result;
+    }
+
+    /** Number of executor threads currently running, over all topologies. */
+    public int liveExecutors() {
+        int n = 0;
+        for (TopologyRuntime r : byName.values()) {
+            n += r.liveExecutorThreads();
+        }
+        return n;
+    }
+
+    @Override
+    public void uploadNewCredentials(String topologyName, Credentials creds) {
+        throw new UnsupportedOperationException("Credentials have no meaning in Microburst: every topology runs in this "
+            + "process, with this process's own identity");
+    }
+
+    @Override
+    public IStormClusterState getClusterState() {
+        throw new UnsupportedOperationException("Microburst keeps no cluster state: there is no ZooKeeper or Nimbus; "
+            + "use getClusterInfo and getTopologyInfo");
+    }
+
+    @Override
+    public void advanceClusterTime(int secs) {
+        throw new UnsupportedOperationException("Microburst does not simulate cluster time; topologies run in real time");
+    }
+
+    @Override
+    public void advanceClusterTime(int secs, int steps) {
+        advanceClusterTime(secs);
+    }
+
+    @Override
+    public String getTrackedId() {
+        throw new UnsupportedOperationException("Microburst does not track topologies for simulated time");
+    }
+
+    /** Kills every topology (without waiting for in-flight work) and stops the timer thread. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (TopologyRuntime r : new ArrayList<>(byName.values())) {
+            r.kill(0);
+            forget(r);
+        }
+        timer.close();
+    }
+
+    private void forget(TopologyRuntime runtime) {
+        byName.remove(runtime.plan().name(), runtime);
+        byId.remove(runtime.plan().stormId(), runtime);
+    }
+
+    private TopologyRuntime byName(String name) throws NotAliveException {
+        TopologyRuntime r = name == null ? null : byName.get(name);
+        if (r == null) {
+            throw new NotAliveException("No topology named '" + name + "' is running");
+        }
+        return r;
+    }
+
+    private TopologyRuntime byId(String id) throws NotAliveException {
+        TopologyRuntime r = id == null ? null : byId.get(id);
+        if (r == null) {
+            r = name(id);
+        }
+        if (r == null) {
+            throw new NotAliveException("No topology with id '" + id + "' is running");
+        }
+        return r;
+    }
+
+    /** Storm's LocalCluster also accepts a name where an id is asked for; so do we. */
+    private TopologyRuntime name(String id) {
+        return id == null ? null : byName.get(id);
+    }
+
+    private static NumErrorsChoice errorChoice(GetInfoOptions options) {
+        return options != null && options.is_set_num_err_choice() ? options.get_num_err_choice() : NumErrorsChoice.ALL;
+    }
+
+    private int uptimeSecs() {
+        return (int) ((System.currentTimeMillis() - startMillis) / 1000);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("This MicroburstCluster is closed");
+        }
+    }
+
+    private static void validateName(String name) throws InvalidTopologyException {
+        if (name == null || name.isBlank()) {
+            throw new InvalidTopologyException("A topology needs a non-empty name");
+        }
+        for (char c : new char[] {'/', '.', ':', '\\'}) {
+            if (name.indexOf(c) >= 0) {
+                throw new InvalidTopologyException("Topology name '" + name + "' contains '" + c
+                    + "'; names may not contain / . : or \\");
+            }
+        }
+    }
+
+    /**
+     * The configuration as a cluster would see it after JSON transport, as Storm's LocalCluster does too; a value that
+     * does not survive the trip is refused, naming its key.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> jsonRoundTrip(String topologyName, Map<String, Object> conf)
+        throws InvalidTopologyException {
+        Object parsed;
+        try {
+            parsed = JSONValue.parseWithException(JSONValue.toJSONString(conf));
+        } catch (Exception e) {
+            throw new InvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
+        }
+        Map<String, Object> result = (Map<String, Object>) parsed;
+        for (Map.Entry<String, Object> e : conf.entrySet()) {
+            if (!jsonEquivalent(e.getValue(), result.get(e.getKey()))) {
+                throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
+                    + e.getKey() + "' (" + e.getValue() + ") is not JSON-serializable");
+            }
+        }
+        return result;
+    }
+
+    private static boolean jsonEquivalent(Object original, Object parsed) {
+        if (original == null || parsed == null) {
+            return original == parsed;
+        }
+        if (original instanceof Number a && parsed instanceof Number b) {
+            return a.doubleValue() == b.doubleValue();
+        }
+        if (original instanceof Map<?, ?> a && parsed instanceof Map<?, ?> b) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (Map.Entry<?, ?> e : a.entrySet()) {
+                if (!jsonEquivalent(e.getValue(), b.get(String.valueOf(e.getKey())))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (original instanceof List<?> a && parsed instanceof List<?> b) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (int i = 0; i < a.size(); i++) {
+                if (!jsonEquivalent(a.get(i), b.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (original instanceof Object[] a && parsed instanceof List<?> b) {
+            return jsonEquivalent(List.of(a), b);
+        }
+        return original.equals(parsed) || original.toString().equals(parsed.toString()) && !(parsed instanceof Map);
+    }
+
+    private final class LocalTopology implements ILocalTopology {
+        private final String name;
+
+        LocalTopology(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public void close() throws NotAliveException {
+            killTopology(name);
+        }
+    }
 }

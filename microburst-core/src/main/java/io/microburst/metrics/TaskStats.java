@@ -1,0 +1,189 @@
+package io.microburst.metrics;
+
+/**
+ * Counters of one task. Written only by the thread that runs the task, read at any time by the cluster API; a
+ * reader may see a count a few increments old, never a torn or lost one (64-bit fields on the writer's thread).
+ * Latencies are sampled: a sum of nanoseconds and a sample count per key.
+ */
+public final class TaskStats {
+    private final int taskId;
+    private final String componentId;
+    private final String[] outStreams;
+    private final String[] inputs;
+    private final String[] inputComponents;
+    private final String[] inputStreams;
+
+    // by output stream index
+    final long[] emitted;
+    final long[] transferred;
+    final long[] spoutAcked;
+    final long[] spoutFailed;
+    final long[] completeNanos;
+    final long[] completeSamples;
+    // by input index
+    final long[] executed;
+    final long[] acked;
+    final long[] failed;
+    final long[] executeNanos;
+    final long[] executeSamples;
+    final long[] processNanos;
+    final long[] processSamples;
+
+    /**
+     * @param outStreams output stream ids, by stream index
+     * @param inputComponents source component of each input, by input index
+     * @param inputStreams source stream of each input, by input index
+     */
+    public TaskStats(int taskId, String componentId, String[] outStreams, String[] inputComponents, String[] inputStreams) {
+        this.taskId = taskId;
+        this.componentId = componentId;
+        this.outStreams = outStreams.clone();
+        this.inputComponents = inputComponents.clone();
+        this.inputStreams = inputStreams.clone();
+        this.inputs = new String[inputComponents.length];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = inputComponents[i] + ":" + inputStreams[i];
+        }
+        int o = outStreams.length;
+        int n = inputComponents.length;
+        emitted = new long[o];
+        transferred = new long[o];
+        spoutAcked = new long[o];
+        spoutFailed = new long[o];
+        completeNanos = new long[o];
+        completeSamples = new long[o];
+        executed = new long[n];
+        acked = new long[n];
+        failed = new long[n];
+        executeNanos = new long[n];
+        executeSamples = new long[n];
+        processNanos = new long[n];
+        processSamples = new long[n];
+    }
+
+    public void emitted(int stream, int targets) {
+        emitted[stream]++;
+        transferred[stream] += targets;
+    }
+
+    public void executed(int input, long nanos) {
+        executed[input]++;
+        if (nanos >= 0) {
+            executeNanos[input] += nanos;
+            executeSamples[input]++;
+        }
+    }
+
+    public void boltAcked(int input, long processNanosOrNegative) {
+        acked[input]++;
+        if (processNanosOrNegative >= 0) {
+            processNanos[input] += processNanosOrNegative;
+            processSamples[input]++;
+        }
+    }
+
+    public void boltFailed(int input) {
+        failed[input]++;
+    }
+
+    public void spoutAcked(int stream, long completeNanosOrNegative) {
+        spoutAcked[stream]++;
+        if (completeNanosOrNegative >= 0) {
+            completeNanos[stream] += completeNanosOrNegative;
+            completeSamples[stream]++;
+        }
+    }
+
+    public void spoutFailed(int stream) {
+        spoutFailed[stream]++;
+    }
+
+    public int taskId() {
+        return taskId;
+    }
+
+    public String componentId() {
+        return componentId;
+    }
+
+    public int outStreamCount() {
+        return outStreams.length;
+    }
+
+    public String outStream(int i) {
+        return outStreams[i];
+    }
+
+    public int inputCount() {
+        return inputs.length;
+    }
+
+    public String inputComponent(int i) {
+        return inputComponents[i];
+    }
+
+    public String inputStream(int i) {
+        return inputStreams[i];
+    }
+
+    public long emitted(int stream) {
+        return emitted[stream];
+    }
+
+    public long transferred(int stream) {
+        return transferred[stream];
+    }
+
+    public long spoutAckedCount(int stream) {
+        return spoutAcked[stream];
+    }
+
+    public long spoutFailedCount(int stream) {
+        return spoutFailed[stream];
+    }
+
+    /** Mean complete latency in ms over samples, or 0 with none. */
+    public double completeMsAvg(int stream) {
+        return avgMs(completeNanos[stream], completeSamples[stream]);
+    }
+
+    public long executed(int input) {
+        return executed[input];
+    }
+
+    public long acked(int input) {
+        return acked[input];
+    }
+
+    public long failed(int input) {
+        return failed[input];
+    }
+
+    public double executeMsAvg(int input) {
+        return avgMs(executeNanos[input], executeSamples[input]);
+    }
+
+    public double processMsAvg(int input) {
+        return avgMs(processNanos[input], processSamples[input]);
+    }
+
+    public long totalEmitted() {
+        long s = 0;
+        for (long v : emitted) {
+            s += v;
+        }
+        return s;
+    }
+
+    public long totalExecuted() {
+        long s = 0;
+        for (long v : executed) {
+            s += v;
+        }
+        return s;
+    }
+
+    private static double avgMs(long nanos, long samples) {
+        return samples == 0 ? 0.0 : nanos / 1e6 / samples;
+    }
+}

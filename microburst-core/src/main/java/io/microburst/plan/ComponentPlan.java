@@ -1,0 +1,123 @@
+package io.microburst.plan;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.storm.generated.ComponentCommon;
+import org.apache.storm.generated.ComponentObject;
+import org.apache.storm.generated.GlobalStreamId;
+
+/**
+ * One spout or bolt of a planned topology: its tasks, its normalized configuration, its output streams and its inputs.
+ * Immutable once the plan is built, except for the executor count, which a rebalance may change.
+ */
+public final class ComponentPlan {
+    private final String id;
+    private final boolean spout;
+    private final ComponentObject object;
+    private final ComponentCommon common;
+    private final List<Integer> taskIds;
+    private final Map<String, Object> conf;
+    private final Map<String, StreamPlan> streams = new LinkedHashMap<>();
+    private final List<Subscription> inputs = new ArrayList<>();
+    private volatile int executors;
+
+    ComponentPlan(String id, boolean spout, ComponentObject object, ComponentCommon common, List<Integer> taskIds,
+                  int executors, Map<String, Object> conf) {
+        this.id = id;
+        this.spout = spout;
+        this.object = object;
+        this.common = common;
+        this.taskIds = Collections.unmodifiableList(taskIds);
+        this.executors = executors;
+        this.conf = Collections.unmodifiableMap(conf);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public boolean isSpout() {
+        return spout;
+    }
+
+    /** The serialized user object (Java-serialized spout or bolt, or a shell/json component). */
+    public ComponentObject object() {
+        return object;
+    }
+
+    public ComponentCommon common() {
+        return common;
+    }
+
+    /** Sorted task ids of this component. */
+    public List<Integer> taskIds() {
+        return taskIds;
+    }
+
+    /** Topology configuration merged with this component's own, as Storm merges it. */
+    public Map<String, Object> conf() {
+        return conf;
+    }
+
+    public int executors() {
+        return executors;
+    }
+
+    void setExecutors(int executors) {
+        this.executors = executors;
+    }
+
+    /** Output streams by id. */
+    public Map<String, StreamPlan> streams() {
+        return Collections.unmodifiableMap(streams);
+    }
+
+    void addStream(StreamPlan stream) {
+        streams.put(stream.streamId(), stream);
+    }
+
+    /** This component's subscriptions, in input-index order. */
+    public List<Subscription> inputs() {
+        return Collections.unmodifiableList(inputs);
+    }
+
+    void addInput(Subscription subscription) {
+        inputs.add(subscription);
+    }
+
+    public Subscription input(GlobalStreamId id) {
+        for (Subscription s : inputs) {
+            if (s.stream().componentId().equals(id.get_componentId()) && s.stream().streamId().equals(id.get_streamId())) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Splits the tasks over the executors as Storm does: contiguous ranges whose sizes differ by at most one.
+     *
+     * @return one list of task ids per executor
+     */
+    public List<List<Integer>> tasksPerExecutor() {
+        int n = Math.min(executors, taskIds.size());
+        List<List<Integer>> result = new ArrayList<>(n);
+        int base = taskIds.size() / n;
+        int extra = taskIds.size() % n;
+        int next = 0;
+        for (int e = 0; e < n; e++) {
+            int size = base + (e < extra ? 1 : 0);
+            result.add(taskIds.subList(next, next + size));
+            next += size;
+        }
+        return result;
+    }
+
+    @Override
+    public String toString() {
+        return (spout ? "spout " : "bolt ") + id;
+    }
+}

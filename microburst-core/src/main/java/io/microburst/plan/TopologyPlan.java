@@ -1,0 +1,351 @@
+package io.microburst.plan;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.storm.Config;
+import org.apache.storm.Constants;
+import org.apache.storm.generated.Bolt;
+import org.apache.storm.generated.ComponentCommon;
+import org.apache.storm.generated.ComponentObject;
+import org.apache.storm.generated.GlobalStreamId;
+import org.apache.storm.generated.Grouping;
+import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.SpoutSpec;
+import org.apache.storm.generated.StateSpoutSpec;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.StreamInfo;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.validation.ConfigValidation;
+
+/**
+ * A validated topology turned into what the runtime needs: task ids, per-component configuration, stream schemas and
+ * subscriptions. Building a plan starts nothing; an invalid topology is refused here with a message that names the
+ * component, stream or field at fault.
+ *
+ * <p>Task ids are assigned as Storm assigns them: components sorted by id, tasks numbered from 1 consecutively.
+ */
+public final class TopologyPlan {
+    /** Storm keys a component configuration may override; every other Storm key in it is ignored, as in Storm. */
+    private static final Set<String> COMPONENT_OVERRIDABLE = Set.of(
+        Config.TOPOLOGY_DEBUG, Config.TOPOLOGY_MAX_SPOUT_PENDING, Config.TOPOLOGY_MAX_TASK_PARALLELISM,
+        Config.TOPOLOGY_TRANSACTIONAL_ID, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS,
+        Config.TOPOLOGY_SLEEP_SPOUT_WAIT_STRATEGY_TIME_MS, Config.TOPOLOGY_SPOUT_WAIT_STRATEGY,
+        Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_COUNT, Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_DURATION_MS,
+        Config.TOPOLOGY_BOLTS_SLIDING_INTERVAL_COUNT, Config.TOPOLOGY_BOLTS_SLIDING_INTERVAL_DURATION_MS,
+        Config.TOPOLOGY_BOLTS_TUPLE_TIMESTAMP_MAX_LAG_MS, Config.TOPOLOGY_BOLTS_MESSAGE_ID_FIELD_NAME,
+        Config.TOPOLOGY_STATE_PROVIDER, Config.TOPOLOGY_STATE_PROVIDER_CONFIG, Config.TOPOLOGY_BOLTS_LATE_TUPLE_STREAM);
+    private static final Set<String> STORM_KEYS = stormConfigKeys();
+
+    private final String name;
+    private final String stormId;
+    private final StormTopology topology;
+    private final Map<String, Object> conf;
+    private final Map<String, ComponentPlan> components;
+    private final Map<Integer, String> taskToComponent;
+    private final Map<String, List<Integer>> componentToSortedTasks;
+    private final Map<String, Map<String, Fields>> componentToStreamToFields;
+    private final int taskCount;
+
+    private TopologyPlan(String name, String stormId, StormTopology topology, Map<String, Object> conf,
+                         Map<String, ComponentPlan> components, Map<Integer, String> taskToComponent,
+                         Map<String, List<Integer>> componentToSortedTasks,
+                         Map<String, Map<String, Fields>> componentToStreamToFields, int taskCount) {
+        this.name = name;
+        this.stormId = stormId;
+        this.topology = topology;
+        this.conf = conf;
+        this.components = components;
+        this.taskToComponent = taskToComponent;
+        this.componentToSortedTasks = componentToSortedTasks;
+        this.componentToStreamToFields = componentToStreamToFields;
+        this.taskCount = taskCount;
+    }
+
+    /**
+     * Validates and plans a topology.
+     *
+     * @param name the topology name
+     * @param stormId the id the cluster gives this run of it
+     * @param conf the complete topology configuration (defaults already merged)
+     * @param topology the topology as submitted
+     * @throws InvalidTopologyException naming what is wrong; nothing is started
+     */
+    public static TopologyPlan build(String name, String stormId, Map<String, Object> conf, StormTopology topology)
+        throws InvalidTopologyException {
+        if (topology == null) {
+            throw invalid("Topology '" + name + "' is null");
+        }
+        try {
+            ConfigValidation.validateTopoConf(conf);
+        } catch (IllegalArgumentException e) {
+            throw invalid("Topology '" + name + "' has an invalid configuration: " + e.getMessage());
+        }
+        Map<String, ComponentCommon> commons = new TreeMap<>();
+        Map<String, ComponentObject> objects = new HashMap<>();
+        Set<String> spouts = new HashSet<>();
+        if (topology.get_spouts() != null) {
+            for (Map.Entry<String, SpoutSpec> e : topology.get_spouts().entrySet()) {
+                putComponent(commons, e.getKey(), e.getValue().get_common());
+                objects.put(e.getKey(), e.getValue().get_spout_object());
+                spouts.add(e.getKey());
+            }
+        }
+        if (topology.get_bolts() != null) {
+            for (Map.Entry<String, Bolt> e : topology.get_bolts().entrySet()) {
+                putComponent(commons, e.getKey(), e.getValue().get_common());
+                objects.put(e.getKey(), e.getValue().get_bolt_object());
+            }
+        }
+        if (topology.get_state_spouts() != null && !topology.get_state_spouts().isEmpty()) {
+            StateSpoutSpec any = topology.get_state_spouts().values().iterator().next();
+            throw invalid("Topology '" + name + "' declares state spouts (" + any + "), which Apache Storm does not run either");
+        }
+        if (spouts.isEmpty()) {
+            throw invalid("Topology '" + name + "' has no spouts: a topology needs at least one spout");
+        }
+        Integer maxParallelism = intConf(conf, Config.TOPOLOGY_MAX_TASK_PARALLELISM, name);
+
+        Map<String, ComponentPlan> components = new LinkedHashMap<>();
+        Map<Integer, String> taskToComponent = new HashMap<>();
+        Map<String, List<Integer>> componentTasks = new HashMap<>();
+        int nextTask = 1;
+        for (Map.Entry<String, ComponentCommon> e : commons.entrySet()) {
+            String id = e.getKey();
+            ComponentCommon common = e.getValue();
+            if (id.startsWith("__")) {
+                throw invalid("Component id '" + id + "' is reserved: ids starting with '__' belong to the system");
+            }
+            Map<String, Object> componentConf = componentConf(conf, common, id);
+            int parallelism = common.is_set_parallelism_hint() ? common.get_parallelism_hint() : 1;
+            if (parallelism < 1) {
+                throw invalid("Component '" + id + "' has parallelism " + parallelism + "; it must be at least 1");
+            }
+            Integer declaredTasks = intConf(componentConf, Config.TOPOLOGY_TASKS, id);
+            int tasks = declaredTasks == null ? parallelism : declaredTasks;
+            if (tasks < 1) {
+                throw invalid("Component '" + id + "' has " + tasks + " tasks (topology.tasks); it must be at least 1");
+            }
+            Integer componentMax = intConf(componentConf, Config.TOPOLOGY_MAX_TASK_PARALLELISM, id);
+            Integer cap = componentMax != null ? componentMax : maxParallelism;
+            if (cap != null && cap >= 1) {
+                tasks = Math.min(tasks, cap);
+                parallelism = Math.min(parallelism, cap);
+            }
+            List<Integer> ids = new ArrayList<>(tasks);
+            for (int t = 0; t < tasks; t++) {
+                taskToComponent.put(nextTask, id);
+                ids.add(nextTask++);
+            }
+            componentTasks.put(id, Collections.unmodifiableList(ids));
+            ComponentPlan plan = new ComponentPlan(id, spouts.contains(id), objects.get(id), common, ids,
+                Math.min(parallelism, tasks), componentConf);
+            components.put(id, plan);
+        }
+
+        Map<String, Map<String, Fields>> streamFields = new HashMap<>();
+        for (ComponentPlan c : components.values()) {
+            Map<String, Fields> byStream = new HashMap<>();
+            Map<String, StreamInfo> declared = c.common().get_streams() == null ? Map.of() : c.common().get_streams();
+            int index = 0;
+            for (Map.Entry<String, StreamInfo> s : new TreeMap<>(declared).entrySet()) {
+                if (s.getKey().startsWith("__")) {
+                    throw invalid("Component '" + c.id() + "' declares stream '" + s.getKey()
+                        + "': stream ids starting with '__' belong to the system");
+                }
+                Fields fields = new Fields(s.getValue().get_output_fields());
+                byStream.put(s.getKey(), fields);
+                c.addStream(new StreamPlan(c.id(), s.getKey(), fields, s.getValue().is_direct(), index++));
+            }
+            streamFields.put(c.id(), Collections.unmodifiableMap(byStream));
+        }
+        streamFields.put(Constants.SYSTEM_COMPONENT_ID, Map.of(
+            Constants.SYSTEM_TICK_STREAM_ID, new Fields("rate_secs"),
+            Constants.METRICS_TICK_STREAM_ID, new Fields("interval")));
+
+        for (ComponentPlan consumer : components.values()) {
+            Map<GlobalStreamId, Grouping> inputs = consumer.common().get_inputs() == null
+                ? Map.of() : consumer.common().get_inputs();
+            if (consumer.isSpout() && !inputs.isEmpty()) {
+                throw invalid("Spout '" + consumer.id() + "' subscribes to streams; only bolts can have inputs");
+            }
+            List<Map.Entry<GlobalStreamId, Grouping>> sorted = new ArrayList<>(inputs.entrySet());
+            sorted.sort((a, b) -> {
+                int c = a.getKey().get_componentId().compareTo(b.getKey().get_componentId());
+                return c != 0 ? c : a.getKey().get_streamId().compareTo(b.getKey().get_streamId());
+            });
+            int inputIndex = 0;
+            for (Map.Entry<GlobalStreamId, Grouping> in : sorted) {
+                GlobalStreamId source = in.getKey();
+                ComponentPlan producer = components.get(source.get_componentId());
+                if (producer == null) {
+                    throw invalid("Component '" + consumer.id() + "' subscribes to unknown component '"
+                        + source.get_componentId() + "' (stream '" + source.get_streamId() + "')");
+                }
+                StreamPlan stream = producer.streams().get(source.get_streamId());
+                if (stream == null) {
+                    throw invalid("Component '" + consumer.id() + "' subscribes to stream '" + source.get_streamId()
+                        + "' of component '" + producer.id() + "', which declares no such stream (declared: "
+                        + producer.streams().keySet() + ")");
+                }
+                checkGrouping(consumer, stream, in.getValue());
+                Subscription subscription = new Subscription(stream, consumer, in.getValue(), inputIndex++);
+                stream.addSubscription(subscription);
+                consumer.addInput(subscription);
+            }
+        }
+        return new TopologyPlan(name, stormId, topology, conf, Collections.unmodifiableMap(components),
+            Collections.unmodifiableMap(taskToComponent), Collections.unmodifiableMap(componentTasks),
+            Collections.unmodifiableMap(streamFields), nextTask - 1);
+    }
+
+    private static void checkGrouping(ComponentPlan consumer, StreamPlan stream, Grouping grouping)
+        throws InvalidTopologyException {
+        if (grouping == null || grouping.getSetField() == null) {
+            throw invalid("Component '" + consumer.id() + "' subscribes to " + stream + " without a grouping");
+        }
+        if (grouping.is_set_fields()) {
+            for (String field : grouping.get_fields()) {
+                if (!stream.fields().contains(field)) {
+                    throw invalid("Component '" + consumer.id() + "' groups stream " + stream + " by field '" + field
+                        + "', which the stream does not declare (fields: " + stream.fields().toList() + ")");
+                }
+            }
+        }
+        if (grouping.is_set_direct() && !stream.isDirect()) {
+            throw invalid("Component '" + consumer.id() + "' subscribes to " + stream
+                + " with a direct grouping, but the stream is not declared direct");
+        }
+        if (!grouping.is_set_direct() && stream.isDirect()) {
+            throw invalid("Component '" + consumer.id() + "' subscribes to direct stream " + stream
+                + " with a non-direct grouping; use directGrouping");
+        }
+    }
+
+    private static void putComponent(Map<String, ComponentCommon> commons, String id, ComponentCommon common)
+        throws InvalidTopologyException {
+        if (commons.put(id, common) != null) {
+            throw invalid("Component id '" + id + "' is used by more than one spout or bolt");
+        }
+    }
+
+    private static Map<String, Object> componentConf(Map<String, Object> topoConf, ComponentCommon common, String id)
+        throws InvalidTopologyException {
+        Map<String, Object> merged = new HashMap<>(topoConf);
+        String json = common.get_json_conf();
+        if (json != null && !json.isEmpty()) {
+            Object parsed;
+            try {
+                parsed = JSONValue.parseWithException(json);
+            } catch (Exception e) {
+                throw invalid("Component '" + id + "' has a configuration that is not valid JSON: " + e.getMessage());
+            }
+            if (!(parsed instanceof Map)) {
+                throw invalid("Component '" + id + "' has a configuration that is not a map: " + json);
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> own = (Map<String, Object>) parsed;
+            for (Map.Entry<String, Object> e : own.entrySet()) {
+                if (!STORM_KEYS.contains(e.getKey()) || COMPONENT_OVERRIDABLE.contains(e.getKey())
+                    || Config.TOPOLOGY_TASKS.equals(e.getKey())) {
+                    merged.put(e.getKey(), e.getValue());
+                }
+            }
+            try {
+                ConfigValidation.validateTopoConf(own);
+            } catch (IllegalArgumentException e) {
+                throw invalid("Component '" + id + "' has an invalid configuration: " + e.getMessage());
+            }
+        }
+        return merged;
+    }
+
+    private static Integer intConf(Map<String, Object> conf, String key, String owner) throws InvalidTopologyException {
+        Object value = conf.get(key);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return ObjectReader.getInt(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid("'" + owner + "': configuration " + key + " must be an integer, got '" + value + "'");
+        }
+    }
+
+    private static Set<String> stormConfigKeys() {
+        Set<String> keys = new HashSet<>();
+        for (Field f : Config.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+                try {
+                    keys.add((String) f.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return Collections.unmodifiableSet(keys);
+    }
+
+    private static InvalidTopologyException invalid(String message) {
+        return new InvalidTopologyException(message);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String stormId() {
+        return stormId;
+    }
+
+    public StormTopology topology() {
+        return topology;
+    }
+
+    /** The topology configuration. Unmodifiable. */
+    public Map<String, Object> conf() {
+        return conf;
+    }
+
+    /** Components sorted by id. */
+    public Map<String, ComponentPlan> components() {
+        return components;
+    }
+
+    public ComponentPlan component(String id) {
+        return components.get(id);
+    }
+
+    public Map<Integer, String> taskToComponent() {
+        return taskToComponent;
+    }
+
+    public Map<String, List<Integer>> componentToSortedTasks() {
+        return componentToSortedTasks;
+    }
+
+    public Map<String, Map<String, Fields>> componentToStreamToFields() {
+        return componentToStreamToFields;
+    }
+
+    /** Highest task id; ids run from 1 to this. */
+    public int taskCount() {
+        return taskCount;
+    }
+
+    /** Changes a component's executor count (rebalance); the task count never changes. */
+    public void setExecutors(String componentId, int executors) {
+        ComponentPlan c = components.get(componentId);
+        c.setExecutors(Math.max(1, Math.min(executors, c.taskIds().size())));
+    }
+}

@@ -1,0 +1,110 @@
+package io.microburst.reliability;
+
+import java.util.function.Consumer;
+
+/**
+ * A spout task's trees that are still pending, in two time buckets rotated once per message timeout, so a tree
+ * expires between one and two timeouts after its emit or last resetTimeout (Storm's rotating map does the same).
+ * Intrusive doubly linked lists give O(1) insert, remove and move, with no allocation.
+ *
+ * <p>Confined to the spout task's thread.
+ */
+public final class PendingTrees {
+    private final TupleTree[] heads = new TupleTree[2];
+    private int newest;
+    private int size;
+
+    public void add(TupleTree tree) {
+        link(tree, newest);
+        size++;
+    }
+
+    /** Removes a tree if it is still listed. */
+    public void remove(TupleTree tree) {
+        if (tree.bucket >= 0) {
+            unlink(tree);
+            size--;
+        }
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /**
+     * Rotates: the older bucket expires. Trees in it that were reset within the last timeout move to the newest bucket;
+     * the others are unlinked and handed to {@code expired}.
+     *
+     * @param timeoutNanos the message timeout
+     */
+    public void rotate(long nowNanos, long timeoutNanos, Consumer<TupleTree> expired) {
+        int oldest = 1 - newest;
+        newest = oldest;
+        TupleTree t = heads[oldest];
+        heads[oldest] = null;
+        TupleTree survivors = null;
+        while (t != null) {
+            TupleTree next = t.next;
+            t.prev = null;
+            t.next = null;
+            t.bucket = -1;
+            long touched = t.touchedNanos();
+            if (touched != 0 && nowNanos - touched < timeoutNanos) {
+                t.next = survivors;
+                survivors = t;
+            } else {
+                size--;
+                expired.accept(t);
+            }
+            t = next;
+        }
+        while (survivors != null) {
+            TupleTree next = survivors.next;
+            survivors.next = null;
+            link(survivors, newest);
+            survivors = next;
+        }
+    }
+
+    /** Unlinks every tree, handing each to {@code action}. */
+    public void clear(Consumer<TupleTree> action) {
+        for (int b = 0; b < 2; b++) {
+            TupleTree t = heads[b];
+            heads[b] = null;
+            while (t != null) {
+                TupleTree next = t.next;
+                t.prev = null;
+                t.next = null;
+                t.bucket = -1;
+                size--;
+                action.accept(t);
+                t = next;
+            }
+        }
+    }
+
+    private void link(TupleTree tree, int bucket) {
+        TupleTree head = heads[bucket];
+        tree.next = head;
+        tree.prev = null;
+        if (head != null) {
+            head.prev = tree;
+        }
+        heads[bucket] = tree;
+        tree.bucket = bucket;
+    }
+
+    private void unlink(TupleTree tree) {
+        if (tree.prev != null) {
+            tree.prev.next = tree.next;
+        } else {
+            heads[tree.bucket] = tree.next;
+        }
+        if (tree.next != null) {
+            tree.next.prev = tree.prev;
+        }
+        tree.prev = null;
+        tree.next = null;
+        tree.bucket = -1;
+    }
+}

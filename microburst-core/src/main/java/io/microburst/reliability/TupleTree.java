@@ -1,0 +1,139 @@
+package io.microburst.reliability;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The ledger entry of one spout tuple emitted with a message id: the XOR of the ids of every edge of its tuple tree
+ * that is not yet acked (Storm @Twitter, section 2.3), kept in memory instead of in an acker task.
+ *
+ * <p>Any thread may XOR into it or fail it, lock-free. Exactly one transition out of {@link #PENDING} happens; the
+ * thread that makes it hands the tree to its owner (the spout task), whose own thread then calls ack or fail.
+ * The list fields at the bottom belong to the owner's thread alone.
+ */
+public final class TupleTree {
+    public static final int PENDING = 0;
+    public static final int ACKED = 1;
+    public static final int FAILED = 2;
+    /** Timed out, or abandoned because its spout instance was replaced: late acks and fails are ignored. */
+    public static final int EXPIRED = 3;
+
+    private static final VarHandle ACK_VAL;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ACK_VAL = lookup.findVarHandle(TupleTree.class, "ackVal", long.class);
+            STATE = lookup.findVarHandle(TupleTree.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final long rootId;
+    private final Object messageId;
+    private final String streamId;
+    private final long emitNanos;
+    private final Owner owner;
+    @SuppressWarnings("unused") // accessed through ACK_VAL
+    private volatile long ackVal;
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+    /** Last resetTimeout, in System.nanoTime; 0 when never reset. */
+    private volatile long touchedNanos;
+
+    // Owner-thread only: membership in the owner's pending list.
+    TupleTree prev;
+    TupleTree next;
+    int bucket = -1;
+
+    /** Receives a tree once it leaves {@link #PENDING} through an ack or a fail (never through expiry). */
+    public interface Owner {
+        void treeCompleted(TupleTree tree);
+    }
+
+    /**
+     * @param initialAckVal XOR of the ids of the edges to the first tuples, all set before any of them is delivered
+     */
+    public TupleTree(long rootId, Object messageId, String streamId, long emitNanos, long initialAckVal, Owner owner) {
+        this.rootId = rootId;
+        this.messageId = messageId;
+        this.streamId = streamId;
+        this.emitNanos = emitNanos;
+        this.owner = owner;
+        this.ackVal = initialAckVal;
+    }
+
+    /** XORs edge ids in: an ack of a tuple of this tree, carrying the ids of the edges its processing created. */
+    public void xor(long edges) {
+        long before = (long) ACK_VAL.getAndBitwiseXor(this, edges);
+        if ((before ^ edges) == 0) {
+            finish(ACKED);
+        }
+    }
+
+    /** Fails the whole tree (a bolt failed one of its tuples, or its task died). */
+    public void fail() {
+        finish(FAILED);
+    }
+
+    /** Called when the initial ack value is zero: the tree had no edges and is complete at once. */
+    public void completeIfEmpty() {
+        if ((long) ACK_VAL.getVolatile(this) == 0) {
+            finish(ACKED);
+        }
+    }
+
+    /** Moves to EXPIRED if still pending; true if it did (the caller then reports the failure itself). */
+    public boolean expire() {
+        return STATE.compareAndSet(this, PENDING, EXPIRED);
+    }
+
+    private void finish(int outcome) {
+        if (STATE.compareAndSet(this, PENDING, outcome)) {
+            owner.treeCompleted(this);
+        }
+    }
+
+    public int state() {
+        return (int) STATE.getVolatile(this);
+    }
+
+    public boolean isPending() {
+        return state() == PENDING;
+    }
+
+    public void touch(long nowNanos) {
+        touchedNanos = nowNanos;
+    }
+
+    public long touchedNanos() {
+        return touchedNanos;
+    }
+
+    public Owner owner() {
+        return owner;
+    }
+
+    public long rootId() {
+        return rootId;
+    }
+
+    public Object messageId() {
+        return messageId;
+    }
+
+    public String streamId() {
+        return streamId;
+    }
+
+    public long emitNanos() {
+        return emitNanos;
+    }
+
+    @Override
+    public String toString() {
+        return "TupleTree[root=" + rootId + ", msgId=" + messageId + ", state=" + state() + "]";
+    }
+}

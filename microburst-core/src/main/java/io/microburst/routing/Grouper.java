@@ -1,0 +1,13 @@
+package io.microburst.routing;
+
+import java.util.List;
+
+/**
+ * Chooses the consumer tasks of one subscription for one tuple. One instance per producer task and subscription, so
+ * implementations are confined to the producer task's thread and may keep unsynchronized state.
+ *
+ * <p>The returned list is owned by the grouper and may be cached: callers read it and never change or keep it.
+ */
+public interface Grouper {
+    List<Integer> chooseTasks(List<Object> values);
+}

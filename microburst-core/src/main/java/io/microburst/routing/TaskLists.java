@@ -1,0 +1,21 @@
+package io.microburst.routing;
+
+import java.util.List;
+
+/** Cached one-element task lists, so that routing a tuple to one task allocates nothing. */
+final class TaskLists {
+    private TaskLists() {
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Integer>[] singletons(List<Integer> targets) {
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("a grouping needs at least one target task");
+        }
+        List<Integer>[] lists = new List[targets.size()];
+        for (int i = 0; i < lists.length; i++) {
+            lists[i] = List.of(targets.get(i));
+        }
+        return lists;
+    }
+}

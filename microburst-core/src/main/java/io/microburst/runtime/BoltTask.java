@@ -1,0 +1,220 @@
+package io.microburst.runtime;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import io.microburst.reliability.TrackedMessageId;
+import io.microburst.reliability.TupleTree;
+import io.microburst.plan.ComponentPlan;
+import org.apache.storm.Constants;
+import org.apache.storm.hooks.ITaskHook;
+import org.apache.storm.hooks.info.BoltAckInfo;
+import org.apache.storm.hooks.info.BoltExecuteInfo;
+import org.apache.storm.hooks.info.BoltFailInfo;
+import org.apache.storm.task.IBolt;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.MessageId;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
+
+/**
+ * A bolt task: executes the tuples delivered to it, and implements its collector's emit, ack and fail. Latencies are
+ * sampled one tuple in {@value #SAMPLE_EVERY}. Confined to its executor's thread (ack and fail may come from a thread
+ * of the user's own; the tuple-tree ledger is safe for that).
+ */
+final class BoltTask extends TaskRunner {
+    private static final int SAMPLE_EVERY = 16;
+
+    private IBolt bolt;
+    private int sampleCounter;
+    private TupleTree[] anchorTrees = new TupleTree[4];
+    private long[] anchorEdges = new long[4];
+
+    BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
+        super(topology, executor, component, taskId);
+    }
+
+    @Override
+    void start() {
+        try {
+            bolt = (IBolt) newInstance();
+            bolt.prepare(component.conf(), context, new OutputCollector(new BoltCollector(this)));
+            preparedFlag().set(true);
+            up = true;
+            topology.taskStarted(this);
+        } catch (Throwable t) {
+            failed(t, "prepare");
+        }
+    }
+
+    void execute(RoutedTuple tuple) {
+        if (!up) {
+            // The instance died and is waiting to be replaced: the tuple fails back to its spout at once.
+            failTree(tuple);
+            return;
+        }
+        boolean sampled = ++sampleCounter == SAMPLE_EVERY;
+        long start = 0;
+        if (sampled) {
+            sampleCounter = 0;
+            start = System.nanoTime();
+            tuple.sampleStartNanos = start;
+        }
+        try {
+            bolt.execute(tuple);
+        } catch (Throwable t) {
+            failTree(tuple);
+            failed(t, "execute");
+            return;
+        }
+        long nanos = sampled ? System.nanoTime() - start : -1;
+        if (tuple.inputIndex >= 0) {
+            stats.executed(tuple.inputIndex, nanos);
+        }
+        if (!hooks.isEmpty()) {
+            BoltExecuteInfo info = new BoltExecuteInfo(tuple, taskId, nanos < 0 ? null : nanos / 1_000_000);
+            for (ITaskHook hook : hooks) {
+                hook.boltExecute(info);
+            }
+        }
+    }
+
+    void executeTick(int frequencySecs) {
+        execute(new RoutedTuple(topology.tupleContext(), new Values(frequencySecs), Constants.SYSTEM_COMPONENT_ID,
+            (int) Constants.SYSTEM_TASK_ID, Constants.SYSTEM_TICK_STREAM_ID, UNANCHORED, this, -1));
+    }
+
+    private static void failTree(Tuple tuple) {
+        if (tuple.getMessageId() instanceof TrackedMessageId id) {
+            id.fail();
+        }
+    }
+
+    List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> values, int directTask) {
+        StreamRoute r = route(streamId);
+        r.checkValues(values, this);
+        List<Integer> out = chooseTargets(r, values, directTask);
+        int n = targetCount;
+        boolean anchored = anchors != null && !anchors.isEmpty() && topology.acking();
+        for (int i = 0; i < n; i++) {
+            MessageId id = anchored ? anchoredId(anchors) : UNANCHORED;
+            executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId, id,
+                topology.bolt(targetTasks[i]), targetInputs[i]));
+        }
+        stats.emitted(r.index, n);
+        emitHooks(values, streamId, out);
+        return out;
+    }
+
+    /**
+     * The message id of a new tuple anchored to {@code anchors}: each anchor gets a fresh edge id, XORed into the
+     * anchor's pending ack value and into the new tuple's entry for every tree the anchor belongs to.
+     */
+    private MessageId anchoredId(Collection<Tuple> anchors) {
+        int count = 0;
+        for (Tuple anchor : anchors) {
+            if (!(anchor instanceof RoutedTuple rt) || !(rt.getMessageId() instanceof TrackedMessageId id)) {
+                continue;
+            }
+            long edge = nextId();
+            rt.updateAckVal(edge);
+            for (int j = 0; j < id.treeCount(); j++) {
+                count = addAnchorEdge(id.tree(j), edge, count);
+            }
+        }
+        if (count == 0) {
+            return UNANCHORED;
+        }
+        if (count == 1) {
+            return TrackedMessageId.of(anchorTrees[0], anchorEdges[0]);
+        }
+        return TrackedMessageId.of(Arrays.copyOf(anchorTrees, count), Arrays.copyOf(anchorEdges, count));
+    }
+
+    private int addAnchorEdge(TupleTree tree, long edge, int count) {
+        for (int k = 0; k < count; k++) {
+            if (anchorTrees[k] == tree) {
+                anchorEdges[k] ^= edge;
+                return count;
+            }
+        }
+        if (count == anchorTrees.length) {
+            anchorTrees = Arrays.copyOf(anchorTrees, count * 2);
+            anchorEdges = Arrays.copyOf(anchorEdges, count * 2);
+        }
+        anchorTrees[count] = tree;
+        anchorEdges[count] = edge;
+        return count + 1;
+    }
+
+    void ack(Tuple input) {
+        long processNanos = -1;
+        if (input instanceof RoutedTuple rt) {
+            if (rt.getMessageId() instanceof TrackedMessageId id) {
+                id.ack(rt.getAckVal());
+            }
+            if (rt.sampleStartNanos != 0) {
+                processNanos = System.nanoTime() - rt.sampleStartNanos;
+            }
+            if (rt.inputIndex >= 0 && rt.target == this) {
+                stats.boltAcked(rt.inputIndex, processNanos);
+            }
+        }
+        if (!hooks.isEmpty()) {
+            BoltAckInfo info = new BoltAckInfo(input, taskId, processNanos < 0 ? null : processNanos / 1_000_000);
+            for (ITaskHook hook : hooks) {
+                hook.boltAck(info);
+            }
+        }
+    }
+
+    void fail(Tuple input) {
+        failTree(input);
+        long nanos = -1;
+        if (input instanceof RoutedTuple rt) {
+            if (rt.sampleStartNanos != 0) {
+                nanos = System.nanoTime() - rt.sampleStartNanos;
+            }
+            if (rt.inputIndex >= 0 && rt.target == this) {
+                stats.boltFailed(rt.inputIndex);
+            }
+        }
+        if (!hooks.isEmpty()) {
+            BoltFailInfo info = new BoltFailInfo(input, taskId, nanos < 0 ? null : nanos / 1_000_000);
+            for (ITaskHook hook : hooks) {
+                hook.boltFail(info);
+            }
+        }
+    }
+
+    void resetTimeout(Tuple input) {
+        if (input.getMessageId() instanceof TrackedMessageId id) {
+            id.touch(System.nanoTime());
+        }
+    }
+
+    /** Restarts after a failure: a fresh instance, prepared like the first. */
+    void restart() {
+        cleanupQuietly();
+        start();
+    }
+
+    private void cleanupQuietly() {
+        IBolt old = bolt;
+        bolt = null;
+        if (old != null) {
+            try {
+                old.cleanup();
+            } catch (Throwable t) {
+                topology.reportError(this, t);
+            }
+        }
+        cleanupHooks();
+    }
+
+    @Override
+    void shutdown() {
+        up = false;
+        cleanupQuietly();
+    }
+}

@@ -1,0 +1,345 @@
+package io.microburst.runtime;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import io.microburst.reliability.TupleTree;
+import org.apache.storm.metric.api.IMetric;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One thread running one or more tasks, as a batch processor: each turn takes control mail, a bounded batch of input
+ * tuples, and spout calls, then hands everything it produced to its consumers (smart batching: a batch leaves when it
+ * is full or when this executor runs out of work, never on a timer), then backs off if it found nothing to do.
+ *
+ * <p>Threading: {@link #inbox} and {@link #mailbox} accept any producer; every other field belongs to the executor's
+ * own thread. A producer that finds a consumer's inbox full waits (backpressure); it wakes a parked consumer after
+ * every hand-over.
+ */
+public final class Executor implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(Executor.class);
+    private static final int MAIL_LIMIT = 4096;
+    private static final int SPIN_TURNS = 64;
+    private static final int YIELD_TURNS = 8;
+    private static final long MIN_PARK_NANOS = 1_000;
+    private static final long SPOUT_MAX_PARK_NANOS = 1_000_000;
+    private static final long BOLT_MAX_PARK_NANOS = 50_000_000;
+
+    final TopologyRuntime topology;
+    final int index;
+    final String name;
+    final MpscArrayQueue<RoutedTuple> inbox;
+    private final MpscUnboundedXaddArrayQueue<Object> mailbox = new MpscUnboundedXaddArrayQueue<>(256);
+    private final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
+    private final int drainLimit;
+    private TaskRunner[] tasks = new TaskRunner[0];
+    private SpoutTask[] spouts = new SpoutTask[0];
+
+    // Outbox: producer-side batches, one per consumer executor (owner thread only).
+    private final int batchSize;
+    private RoutedTuple[][] batches;
+    private int[] batchSizes;
+    private int[] dirty;
+    private boolean[] listed;
+    private int dirtyCount;
+    private final BatchSupplier supplier = new BatchSupplier();
+
+    private final MessagePassingQueue.Consumer<RoutedTuple> executeOne = this::execute;
+    private final MessagePassingQueue.Consumer<Object> handleMail = this::handleMail;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Storm's per-executor maps handed to every task context of this executor. */
+    final Map<String, Object> executorData = new HashMap<>();
+    final Map<Integer, Map<Integer, Map<String, IMetric>>> registeredMetrics = new HashMap<>();
+    private volatile Thread thread;
+    private volatile boolean sleeping;
+    private volatile boolean stopRequested;
+    /** True while this executor found nothing to do on its last turn. */
+    private volatile boolean quiet;
+    private int idleTurns;
+
+    Executor(TopologyRuntime topology, int index, String name, int queueSize, int batchSize) {
+        this.topology = topology;
+        this.index = index;
+        this.name = name;
+        this.inbox = new MpscArrayQueue<>(Math.max(2, queueSize));
+        this.batchSize = Math.max(1, Math.min(batchSize, inbox.capacity()));
+        this.drainLimit = Math.max(1, Math.min(256, inbox.capacity()));
+    }
+
+    void setTasks(List<TaskRunner> runners, int executorCount) {
+        this.tasks = runners.toArray(new TaskRunner[0]);
+        this.spouts = runners.stream().filter(t -> t instanceof SpoutTask).toArray(SpoutTask[]::new);
+        this.batches = new RoutedTuple[executorCount][];
+        this.batchSizes = new int[executorCount];
+        this.dirty = new int[executorCount];
+        this.listed = new boolean[executorCount];
+    }
+
+    TaskRunner[] tasks() {
+        return tasks;
+    }
+
+    /** Starts the thread. */
+    void start() {
+        Thread t = new Thread(this, name);
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    @Override
+    public void run() {
+        try {
+            for (TaskRunner task : tasks) {
+                task.start();
+            }
+            while (!stopRequested) {
+                int work = turn();
+                if (work > 0) {
+                    idleTurns = 0;
+                    quiet = false;
+                } else {
+                    idle();
+                }
+            }
+            flushAll();
+        } catch (Throwable t) {
+            LOG.error("Executor {} stopped by an unexpected error", name, t);
+            topology.reportError(tasks.length > 0 ? tasks[0] : null, t);
+        } finally {
+            for (TaskRunner task : tasks) {
+                task.shutdown();
+            }
+            stopped.countDown();
+        }
+    }
+
+    /** One turn of the loop; returns how much work it did. */
+    private int turn() {
+        int work = mailbox.drain(handleMail, MAIL_LIMIT);
+        work += drainLocal();
+        work += inbox.drain(executeOne, drainLimit);
+        flushAll();
+        if (spouts.length > 0 && topology.spoutsMayRun()) {
+            for (SpoutTask spout : spouts) {
+                work += spout.runNextTuples(batchSize);
+            }
+            flushAll();
+        }
+        return work;
+    }
+
+    private int drainLocal() {
+        int n = 0;
+        RoutedTuple t;
+        while (n < drainLimit && (t = local.poll()) != null) {
+            execute(t);
+            n++;
+        }
+        return n;
+    }
+
+    private void execute(RoutedTuple tuple) {
+        tuple.target.execute(tuple);
+    }
+
+    private void handleMail(Object mail) {
+        if (mail instanceof TupleTree tree) {
+            ((SpoutTask) tree.owner()).finishTree(tree);
+        } else {
+            ((Runnable) mail).run();
+        }
+    }
+
+    private void idle() {
+        int turns = ++idleTurns;
+        if (turns < SPIN_TURNS) {
+            Thread.onSpinWait();
+            return;
+        }
+        if (turns < SPIN_TURNS + YIELD_TURNS) {
+            Thread.yield();
+            return;
+        }
+        quiet = true;
+        boolean spoutsRunning = spouts.length > 0 && topology.spoutsMayRun();
+        long max = spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
+        int shift = Math.min(turns - SPIN_TURNS - YIELD_TURNS, 20);
+        long park = Math.min(max, MIN_PARK_NANOS << shift);
+        sleeping = true;
+        if (inbox.isEmpty() && mailbox.isEmpty() && local.isEmpty() && !stopRequested) {
+            LockSupport.parkNanos(this, park);
+        }
+        sleeping = false;
+    }
+
+    /** Wakes the executor if it is parked. Any thread. */
+    void wake() {
+        if (sleeping) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Posts a command or a completed tuple tree to run on this executor's thread. Any thread; never blocks. */
+    void post(Object mail) {
+        mailbox.offer(mail);
+        wake();
+    }
+
+    /**
+     * Sends a tuple to its target task. On the executor's own thread the tuple joins the batch for its consumer;
+     * from any other thread (user code emitting from a thread of its own) it is handed over at once.
+     */
+    void send(RoutedTuple tuple) {
+        Executor dest = tuple.target.executor;
+        if (Thread.currentThread() != thread) {
+            dest.offerFromForeignThread(tuple);
+            return;
+        }
+        if (dest == this) {
+            local.add(tuple);
+            return;
+        }
+        int i = dest.index;
+        RoutedTuple[] batch = batches[i];
+        if (batch == null) {
+            batch = new RoutedTuple[batchSize];
+            batches[i] = batch;
+        }
+        int n = batchSizes[i];
+        if (!listed[i]) {
+            listed[i] = true;
+            dirty[dirtyCount++] = i;
+        }
+        batch[n++] = tuple;
+        batchSizes[i] = n;
+        if (n == batch.length) {
+            flushTo(i);
+        }
+    }
+
+    /** Hands every pending batch to its consumer. */
+    void flushAll() {
+        for (int d = 0; d < dirtyCount; d++) {
+            int i = dirty[d];
+            listed[i] = false;
+            if (batchSizes[i] > 0) {
+                flushTo(i);
+            }
+        }
+        dirtyCount = 0;
+    }
+
+    private void flushTo(int i) {
+        Executor dest = topology.executor(i);
+        RoutedTuple[] batch = batches[i];
+        int n = batchSizes[i];
+        supplier.batch = batch;
+        supplier.next = 0;
+        int waits = 0;
+        while (supplier.next < n) {
+            int added = dest.inbox.fill(supplier, n - supplier.next);
+            if (added > 0) {
+                dest.wake();
+                continue;
+            }
+            if (topology.isHalted()) {
+                topology.dropped(n - supplier.next);
+                break;
+            }
+            dest.wake();
+            backOff(waits++);
+        }
+        Arrays.fill(batch, 0, n, null);
+        batchSizes[i] = 0;
+    }
+
+    private void offerFromForeignThread(RoutedTuple tuple) {
+        int waits = 0;
+        while (!inbox.offer(tuple)) {
+            if (topology.isHalted()) {
+                topology.dropped(1);
+                return;
+            }
+            wake();
+            backOff(waits++);
+        }
+        wake();
+    }
+
+    private static void backOff(int waits) {
+        if (waits < 16) {
+            Thread.onSpinWait();
+        } else if (waits < 32) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(Math.min(100_000L, 1_000L << Math.min(waits - 32, 7)));
+        }
+    }
+
+    /** Asks the thread to stop after its current turn; tasks are closed on their own thread. */
+    void requestStop() {
+        stopRequested = true;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Waits for the thread to end; interrupts it after half the time if it is stuck in user code. */
+    boolean awaitStop(long timeoutMs) throws InterruptedException {
+        if (stopped.await(timeoutMs / 2, TimeUnit.MILLISECONDS)) {
+            return true;
+        }
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+        return stopped.await(timeoutMs - timeoutMs / 2, TimeUnit.MILLISECONDS);
+    }
+
+    /** True when the executor found nothing to do on its last turn and has nothing queued. Any thread. */
+    boolean isQuiet() {
+        return quiet && inbox.isEmpty() && mailbox.isEmpty();
+    }
+
+    boolean isStoppedForGood() {
+        return stopped.getCount() == 0;
+    }
+
+    boolean isOwnThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    int queued() {
+        return inbox.size();
+    }
+
+    int capacity() {
+        return inbox.capacity();
+    }
+
+    private static final class BatchSupplier implements MessagePassingQueue.Supplier<RoutedTuple> {
+        RoutedTuple[] batch;
+        int next;
+
+        @Override
+        public RoutedTuple get() {
+            return batch[next++];
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,245 @@
+package io.microburst.runtime;
+
+import java.util.List;
+import io.microburst.reliability.PendingTrees;
+import io.microburst.reliability.TrackedMessageId;
+import io.microburst.reliability.TupleTree;
+import io.microburst.plan.ComponentPlan;
+import org.apache.storm.hooks.ITaskHook;
+import org.apache.storm.hooks.info.SpoutAckInfo;
+import org.apache.storm.hooks.info.SpoutFailInfo;
+import org.apache.storm.spout.ISpout;
+import org.apache.storm.spout.SpoutOutputCollector;
+
+/**
+ * A spout task: calls nextTuple while the topology is active and its pending trees are below max spout pending,
+ * creates a tuple tree for every emit with a message id, and calls ack/fail on its own thread when a tree completes,
+ * fails or times out. Confined to its executor's thread, except {@link #treeCompleted}.
+ */
+final class SpoutTask extends TaskRunner implements TupleTree.Owner {
+    private final PendingTrees pending = new PendingTrees();
+    private final int maxPending;
+    private ISpout spout;
+    private boolean activated;
+    private int inFlight;
+    private int emittedThisCall;
+    private long[] edges = new long[8];
+
+    SpoutTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
+        super(topology, executor, component, taskId);
+        Object max = component.conf().get(org.apache.storm.Config.TOPOLOGY_MAX_SPOUT_PENDING);
+        this.maxPending = max == null ? 0 : ((Number) max).intValue();
+    }
+
+    @Override
+    void start() {
+        try {
+            spout = (ISpout) newInstance();
+            spout.open(component.conf(), context, new SpoutOutputCollector(new SpoutCollector(this)));
+            preparedFlag().set(true);
+            up = true;
+            topology.taskStarted(this);
+            if (topology.isActive()) {
+                activate();
+            }
+        } catch (Throwable t) {
+            failed(t, "open");
+        }
+    }
+
+    void activate() {
+        if (up && !activated) {
+            activated = true;
+            try {
+                spout.activate();
+            } catch (Throwable t) {
+                failed(t, "activate");
+            }
+        }
+    }
+
+    void deactivate() {
+        if (up && activated) {
+            activated = false;
+            try {
+                spout.deactivate();
+            } catch (Throwable t) {
+                failed(t, "deactivate");
+            }
+        }
+    }
+
+    /** Calls nextTuple up to {@code max} times while it emits; returns the number of tuples emitted. */
+    int runNextTuples(int max) {
+        if (!up || !activated) {
+            return 0;
+        }
+        int emitted = 0;
+        for (int i = 0; i < max; i++) {
+            if (maxPending > 0 && inFlight >= maxPending) {
+                break;
+            }
+            emittedThisCall = 0;
+            try {
+                spout.nextTuple();
+            } catch (Throwable t) {
+                failed(t, "nextTuple");
+                break;
+            }
+            if (emittedThisCall == 0) {
+                break;
+            }
+            emitted += emittedThisCall;
+        }
+        return emitted;
+    }
+
+    List<Integer> emit(String streamId, List<Object> values, Object messageId, int directTask) {
+        StreamRoute r = route(streamId);
+        r.checkValues(values, this);
+        List<Integer> out = chooseTargets(r, values, directTask);
+        int n = targetCount;
+        if (messageId != null && topology.acking()) {
+            if (edges.length < n) {
+                edges = new long[Math.max(n, edges.length * 2)];
+            }
+            long ackVal = 0;
+            for (int i = 0; i < n; i++) {
+                long e = nextId();
+                edges[i] = e;
+                ackVal ^= e;
+            }
+            TupleTree tree = new TupleTree(nextId(), messageId, streamId, System.nanoTime(), ackVal, this);
+            pending.add(tree);
+            inFlight++;
+            for (int i = 0; i < n; i++) {
+                executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId,
+                    TrackedMessageId.of(tree, edges[i]), topology.bolt(targetTasks[i]), targetInputs[i]));
+            }
+            if (n == 0) {
+                tree.completeIfEmpty();
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId,
+                    UNANCHORED, topology.bolt(targetTasks[i]), targetInputs[i]));
+            }
+        }
+        stats.emitted(r.index, n);
+        emittedThisCall++;
+        emitHooks(values, streamId, out);
+        if (messageId != null && !topology.acking()) {
+            acked(messageId, r.index, -1);
+        }
+        return out;
+    }
+
+    /** Any thread: a tree left PENDING through an ack or a fail. */
+    @Override
+    public void treeCompleted(TupleTree tree) {
+        executor.post(tree);
+    }
+
+    /** Spout thread: reports a completed tree to the spout. */
+    void finishTree(TupleTree tree) {
+        pending.remove(tree);
+        inFlight--;
+        int stream = route(tree.streamId()).index;
+        if (tree.state() == TupleTree.ACKED) {
+            acked(tree.messageId(), stream, System.nanoTime() - tree.emitNanos());
+        } else {
+            failedTree(tree.messageId(), stream, System.nanoTime() - tree.emitNanos());
+        }
+    }
+
+    /** Spout thread: the older bucket of pending trees times out. */
+    void rotate(long timeoutNanos) {
+        pending.rotate(System.nanoTime(), timeoutNanos, tree -> {
+            if (tree.expire()) {
+                inFlight--;
+                failedTree(tree.messageId(), route(tree.streamId()).index, System.nanoTime() - tree.emitNanos());
+            }
+        });
+    }
+
+    private void acked(Object messageId, int stream, long completeNanos) {
+        stats.spoutAcked(stream, completeNanos);
+        if (!hooks.isEmpty()) {
+            SpoutAckInfo info = new SpoutAckInfo(messageId, taskId, completeNanos < 0 ? null : completeNanos / 1_000_000);
+            for (ITaskHook hook : hooks) {
+                hook.spoutAck(info);
+            }
+        }
+        if (up) {
+            try {
+                spout.ack(messageId);
+            } catch (Throwable t) {
+                failed(t, "ack");
+            }
+        }
+    }
+
+    private void failedTree(Object messageId, int stream, long nanos) {
+        stats.spoutFailed(stream);
+        if (!hooks.isEmpty()) {
+            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos / 1_000_000);
+            for (ITaskHook hook : hooks) {
+                hook.spoutFail(info);
+            }
+        }
+        if (up) {
+            try {
+                spout.fail(messageId);
+            } catch (Throwable t) {
+                failed(t, "fail");
+            }
+        }
+    }
+
+    /** Un-acked trees of this task, as {@link SpoutOutputCollector#getPendingCount()} reports. */
+    int inFlight() {
+        return inFlight;
+    }
+
+    /**
+     * The instance failed: its pending trees are abandoned (their message ids belong to the dead instance), so
+     * late acks are ignored and the count no longer holds nextTuple back.
+     */
+    void abandonPending() {
+        pending.clear(tree -> {
+            if (tree.expire()) {
+                inFlight--;
+            }
+        });
+    }
+
+    /** Restarts after a failure: a fresh instance, opened and activated like the first. */
+    void restart() {
+        abandonPending();
+        closeQuietly();
+        activated = false;
+        start();
+    }
+
+    private void closeQuietly() {
+        ISpout old = spout;
+        spout = null;
+        if (old != null) {
+            try {
+                old.close();
+            } catch (Throwable t) {
+                topology.reportError(this, t);
+            }
+        }
+        cleanupHooks();
+    }
+
+    @Override
+    void shutdown() {
+        if (up) {
+            deactivate();
+            up = false;
+        }
+        closeQuietly();
+    }
+}

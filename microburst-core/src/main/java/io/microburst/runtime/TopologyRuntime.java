@@ -1,0 +1,629 @@
+package io.microburst.runtime;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import com.codahale.metrics.Metric;
+import io.microburst.MicroburstConfig;
+import io.microburst.metrics.ErrorLog;
+import io.microburst.metrics.MetricsConsumers;
+import io.microburst.metrics.TaskStats;
+import io.microburst.plan.ComponentPlan;
+import io.microburst.plan.TopologyPlan;
+import io.microburst.plan.UserObjects;
+import org.apache.storm.Config;
+import org.apache.storm.Constants;
+import org.apache.storm.hooks.IWorkerHook;
+import org.apache.storm.metric.api.IMetric;
+import org.apache.storm.metric.api.IMetricsConsumer;
+import org.apache.storm.metrics2.StormMetricRegistry;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.task.WorkerTopologyContext;
+import org.apache.storm.task.WorkerUserContext;
+import org.apache.storm.utils.ObjectReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running topology: its executors and tasks, its timers (ticks, timeouts, metrics, restarts on the cluster's
+ * shared timer), its error log and failure policy, and its lifecycle (start, activate, deactivate, kill, rebalance).
+ *
+ * <p>Lifecycle methods are called by the cluster facade and are synchronized; the hot path never takes a lock.
+ */
+public final class TopologyRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(TopologyRuntime.class);
+    /** The port a one-process "worker" reports; there is no socket behind it. */
+    public static final int WORKER_PORT = 1024;
+    public static final String HOST = "localhost";
+
+    private final TopologyPlan plan;
+    private final ClassLoader loader;
+    private final SharedTimer timer;
+    private final Consumer<TopologyRuntime> onHalted;
+    private final TupleContext tupleContext;
+    private final boolean acking;
+    private final boolean timeouts;
+    private final int timeoutSecs;
+    private final int queueSize;
+    private final int batchSize;
+    private final int failureLimit;
+    private final long failureWindowMs;
+    private final long restartBackoffMs;
+    private final ErrorLog errors;
+    private final StormMetricRegistry metricRegistry = new StormMetricRegistry();
+    private final Map<String, Object> defaultResources = new HashMap<>();
+    private final Map<String, Object> userResources = new ConcurrentHashMap<>();
+    private final ThreadPoolExecutor sharedPool;
+    private final List<Integer> workerTasks;
+    private final List<IWorkerHook> workerHooks = new ArrayList<>();
+    private final MetricsConsumers consumers;
+    private final Map<Integer, Deque<Long>> failureTimes = new ConcurrentHashMap<>();
+    private final Map<Integer, AtomicBoolean> preparedFlags = new ConcurrentHashMap<>();
+    private final List<ScheduledFuture<?>> schedules = new ArrayList<>();
+    private final Set<Long> scheduledBuckets = ConcurrentHashMap.newKeySet();
+    private final AtomicLong dropped = new AtomicLong();
+    private final long launchMillis = System.currentTimeMillis();
+
+    private volatile Executor[] executors = new Executor[0];
+    private volatile BoltTask[] boltsByTask = new BoltTask[0];
+    private volatile boolean active;
+    private volatile boolean halted;
+    private volatile String status = "ACTIVE";
+    private volatile String haltReason;
+    private boolean stopped;
+
+    public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
+        this.plan = plan;
+        this.loader = loader;
+        this.timer = timer;
+        this.onHalted = onHalted;
+        Map<String, Object> conf = plan.conf();
+        this.tupleContext = new TupleContext(plan.topology(), conf, plan.taskToComponent(), plan.componentToSortedTasks(),
+            plan.componentToStreamToFields(), plan.stormId());
+        Object ackers = conf.get(Config.TOPOLOGY_ACKER_EXECUTORS);
+        this.acking = ackers == null || ObjectReader.getInt(ackers) > 0;
+        this.timeouts = ObjectReader.getBoolean(conf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true);
+        this.timeoutSecs = Math.max(1, ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30));
+        this.queueSize = ObjectReader.getInt(conf.get(MicroburstConfig.EXECUTOR_QUEUE_SIZE), 1024);
+        this.batchSize = ObjectReader.getInt(conf.get(MicroburstConfig.PRODUCER_BATCH_SIZE), 64);
+        this.failureLimit = ObjectReader.getInt(conf.get(MicroburstConfig.TASK_FAILURE_LIMIT), 5);
+        this.failureWindowMs = 1000L * ObjectReader.getInt(conf.get(MicroburstConfig.TASK_FAILURE_WINDOW_SECS), 60);
+        this.restartBackoffMs = ObjectReader.getInt(conf.get(MicroburstConfig.TASK_RESTART_BACKOFF_MS), 100);
+        this.errors = new ErrorLog(HOST, WORKER_PORT);
+        this.consumers = new MetricsConsumers((component, error) -> errors.add(component, -1, error));
+        int poolSize = ObjectReader.getInt(conf.get(Config.TOPOLOGY_WORKER_SHARED_THREAD_POOL_SIZE), 4);
+        this.sharedPool = new ThreadPoolExecutor(poolSize, poolSize, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+            r -> {
+                Thread t = new Thread(r, "microburst-" + plan.name() + "-shared");
+                t.setDaemon(true);
+                return t;
+            });
+        sharedPool.allowCoreThreadTimeOut(true);
+        defaultResources.put(WorkerTopologyContext.SHARED_EXECUTOR, sharedPool);
+        List<Integer> tasks = new ArrayList<>();
+        for (int t = 1; t <= plan.taskCount(); t++) {
+            tasks.add(t);
+        }
+        this.workerTasks = List.copyOf(tasks);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Starts worker hooks, metrics consumers, executors and timers. */
+    public synchronized void start(boolean startActive) {
+        this.active = startActive;
+        this.status = startActive ? "ACTIVE" : "INACTIVE";
+        startWorkerHooks();
+        startMetricsConsumers();
+        launchExecutors();
+    }
+
+    private void launchExecutors() {
+        List<Executor> list = new ArrayList<>();
+        List<List<TaskRunner>> runners = new ArrayList<>();
+        BoltTask[] bolts = new BoltTask[plan.taskCount() + 1];
+        for (ComponentPlan c : plan.components().values()) {
+            for (List<Integer> taskIds : c.tasksPerExecutor()) {
+                String name = "microburst-" + plan.name() + "-" + c.id() + "[" + taskIds.get(0)
+                    + (taskIds.size() > 1 ? "-" + taskIds.get(taskIds.size() - 1) : "") + "]";
+                Executor e = new Executor(this, list.size(), name, queueSize, batchSize);
+                List<TaskRunner> tasks = new ArrayList<>();
+                for (int taskId : taskIds) {
+                    if (c.isSpout()) {
+                        tasks.add(new SpoutTask(this, e, c, taskId));
+                    } else {
+                        BoltTask b = new BoltTask(this, e, c, taskId);
+                        bolts[taskId] = b;
+                        tasks.add(b);
+                    }
+                }
+                list.add(e);
+                runners.add(tasks);
+            }
+        }
+        for (int i = 0; i < list.size(); i++) {
+            list.get(i).setTasks(runners.get(i), list.size());
+        }
+        this.boltsByTask = bolts;
+        this.executors = list.toArray(new Executor[0]);
+        scheduleTimers();
+        for (Executor e : executors) {
+            e.start();
+        }
+    }
+
+    private void scheduleTimers() {
+        for (Executor e : executors) {
+            Map<Integer, List<BoltTask>> byFrequency = new HashMap<>();
+            List<SpoutTask> spouts = new ArrayList<>();
+            for (TaskRunner t : e.tasks()) {
+                if (t instanceof BoltTask b) {
+                    Object freq = t.component.conf().get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS);
+                    if (freq != null && ObjectReader.getInt(freq) > 0) {
+                        byFrequency.computeIfAbsent(ObjectReader.getInt(freq), k -> new ArrayList<>()).add(b);
+                    }
+                } else {
+                    spouts.add((SpoutTask) t);
+                }
+            }
+            byFrequency.forEach((freq, bolts) -> schedules.add(timer.every(freq * 1000L, freq * 1000L,
+                () -> e.post((Runnable) () -> bolts.forEach(b -> b.executeTick(freq))))));
+            if (!spouts.isEmpty() && acking && timeouts) {
+                long period = timeoutSecs * 1000L;
+                long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);
+                schedules.add(timer.every(period, period,
+                    () -> e.post((Runnable) () -> spouts.forEach(s -> s.rotate(nanos)))));
+            }
+        }
+    }
+
+    /** Activates or deactivates the spouts (their activate/deactivate run on their own threads). */
+    public synchronized void setActive(boolean value) {
+        if (stopped) {
+            return;
+        }
+        active = value;
+        status = value ? "ACTIVE" : "INACTIVE";
+        for (Executor e : executors) {
+            for (TaskRunner t : e.tasks()) {
+                if (t instanceof SpoutTask s) {
+                    Runnable action = value ? s::activate : s::deactivate;
+                    e.post(action);
+                }
+            }
+        }
+    }
+
+    /**
+     * Kills the topology: deactivates the spouts, lets in-flight work drain for up to {@code waitSecs}, then stops
+     * every executor, which closes its tasks on its own thread. Returns when everything has stopped.
+     */
+    public synchronized void kill(int waitSecs) {
+        if (stopped) {
+            return;
+        }
+        setActive(false);
+        status = "KILLED";
+        drain(waitSecs);
+        stopExecutors();
+        stopped = true;
+        for (ScheduledFuture<?> f : schedules) {
+            f.cancel(false);
+        }
+        schedules.clear();
+        for (IWorkerHook hook : workerHooks) {
+            try {
+                hook.shutdown();
+            } catch (Throwable t) {
+                LOG.warn("Worker hook {} failed in shutdown", hook, t);
+            }
+        }
+        consumers.cleanup();
+        sharedPool.shutdownNow();
+        try {
+            sharedPool.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Rebalances: drains as a kill does, stops the executors, and starts new ones with the new executor counts.
+     * Tasks keep their ids; instances are created and prepared afresh, as Storm's new workers would.
+     */
+    public synchronized void rebalance(Map<String, Integer> executorCounts, int waitSecs) {
+        if (stopped) {
+            return;
+        }
+        boolean wasActive = active;
+        setActive(false);
+        status = "REBALANCING";
+        drain(waitSecs);
+        stopExecutors();
+        for (ScheduledFuture<?> f : schedules) {
+            f.cancel(false);
+        }
+        schedules.clear();
+        scheduledBuckets.clear();
+        executorCounts.forEach(plan::setExecutors);
+        halted = false;
+        active = wasActive;
+        status = wasActive ? "ACTIVE" : "INACTIVE";
+        launchExecutors();
+    }
+
+    private void drain(int waitSecs) {
+        if (waitSecs <= 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSecs);
+        int quietChecks = 0;
+        while (System.nanoTime() < deadline && quietChecks < 3) {
+            quietChecks = isDrained() ? quietChecks + 1 : 0;
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private boolean isDrained() {
+        for (Executor e : executors) {
+            if (!e.isQuiet()) {
+                return false;
+            }
+            for (TaskRunner t : e.tasks()) {
+                if (t instanceof SpoutTask s && s.inFlight() > 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private void stopExecutors() {
+        halted = true;
+        for (Executor e : executors) {
+            e.requestStop();
+        }
+        for (Executor e : executors) {
+            try {
+                if (!e.awaitStop(10_000)) {
+                    LOG.warn("Executor {} did not stop within 10 s (stuck in user code?)", e);
+                }
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Stops the topology with an error after a task failed too often. Runs the kill on a short-lived thread. */
+    private void halt(String reason) {
+        if (halted) {
+            return;
+        }
+        haltReason = reason;
+        halted = true;
+        LOG.error("Stopping topology {}: {}", plan.name(), reason);
+        Thread stopper = new Thread(() -> {
+            kill(0);
+            onHalted.accept(this);
+        }, "microburst-" + plan.name() + "-stopper");
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
+    // ---------------------------------------------------------------- worker hooks, metrics
+
+    private void startWorkerHooks() {
+        List<ByteBuffer> hooks = plan.topology().get_worker_hooks();
+        if (hooks == null || hooks.isEmpty()) {
+            return;
+        }
+        WorkerUserContext context = new WorkerUserContext(plan.topology(), plan.conf(), plan.taskToComponent(),
+            plan.componentToSortedTasks(), plan.componentToStreamToFields(), plan.stormId(), null, null, WORKER_PORT,
+            workerTasks, defaultResources, userResources, null, null, null);
+        for (ByteBuffer serialized : hooks) {
+            byte[] bytes = new byte[serialized.remaining()];
+            serialized.duplicate().get(bytes);
+            IWorkerHook hook = (IWorkerHook) UserObjects.deserialize(bytes, loader, "worker hook");
+            hook.start(plan.conf(), context);
+            workerHooks.add(hook);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void startMetricsConsumers() {
+        Object registrations = plan.conf().get(Config.TOPOLOGY_METRICS_CONSUMER_REGISTER);
+        if (!(registrations instanceof List<?> list) || list.isEmpty()) {
+            return;
+        }
+        Map<Integer, String> taskToComponent = new HashMap<>(plan.taskToComponent());
+        Map<String, List<Integer>> componentTasks = new HashMap<>(plan.componentToSortedTasks());
+        int nextTask = plan.taskCount() + 1;
+        List<Object[]> created = new ArrayList<>();
+        for (Object r : list) {
+            Map<String, Object> registration = (Map<String, Object>) r;
+            String className = (String) registration.get("class");
+            String componentId = Constants.METRICS_COMPONENT_ID_PREFIX + className;
+            int taskId = nextTask++;
+            taskToComponent.put(taskId, componentId);
+            componentTasks.put(componentId, List.of(taskId));
+            try {
+                Class<?> type = Class.forName(className, true, loader);
+                created.add(new Object[] {componentId, taskId, type.getDeclaredConstructor().newInstance(),
+                    registration.get("argument")});
+            } catch (ReflectiveOperationException | ClassCastException e) {
+                throw new IllegalArgumentException("Cannot create metrics consumer '" + className + "': " + e, e);
+            }
+        }
+        for (Object[] c : created) {
+            String componentId = (String) c[0];
+            int taskId = (Integer) c[1];
+            IMetricsConsumer consumer = (IMetricsConsumer) c[2];
+            TopologyContext context = new TopologyContext(plan.topology(), plan.conf(), taskToComponent, componentTasks,
+                plan.componentToStreamToFields(), new ConcurrentHashMap<>(), plan.stormId(), null, null, taskId,
+                WORKER_PORT, workerTasks, defaultResources, userResources, new HashMap<>(), new HashMap<>(),
+                new AtomicBoolean(), metricRegistry);
+            consumer.prepare(plan.conf(), c[3], context, error -> errors.add(componentId, taskId, error));
+            consumers.add(componentId, taskId, consumer);
+        }
+    }
+
+    /** After a task opened or prepared: schedules collection of the IMetric bucket sizes it registered. */
+    void taskStarted(TaskRunner task) {
+        for (Integer bucket : task.executor.registeredMetrics.keySet()) {
+            long key = ((long) task.executor.index << 32) | bucket;
+            if (consumers.isEmpty() || !scheduledBuckets.add(key)) {
+                continue;
+            }
+            Executor e = task.executor;
+            long periodMs = bucket * 1000L;
+            ScheduledFuture<?> f = timer.every(periodMs, periodMs,
+                () -> e.post((Runnable) () -> collectMetrics(e, bucket)));
+            synchronized (this) {
+                if (stopped) {
+                    f.cancel(false);
+                } else {
+                    schedules.add(f);
+                }
+            }
+        }
+    }
+
+    private void collectMetrics(Executor e, int bucket) {
+        Map<Integer, Map<String, IMetric>> byTask = e.registeredMetrics.get(bucket);
+        if (byTask == null) {
+            return;
+        }
+        long now = System.currentTimeMillis() / 1000;
+        for (TaskRunner t : e.tasks()) {
+            Map<String, IMetric> metrics = byTask.get(t.taskId);
+            if (metrics == null || metrics.isEmpty()) {
+                continue;
+            }
+            List<IMetricsConsumer.DataPoint> points = new ArrayList<>();
+            for (Map.Entry<String, IMetric> m : metrics.entrySet()) {
+                try {
+                    Object value = m.getValue().getValueAndReset();
+                    if (value != null) {
+                        points.add(new IMetricsConsumer.DataPoint(m.getKey(), value));
+                    }
+                } catch (Throwable error) {
+                    reportError(t, error);
+                }
+            }
+            if (!points.isEmpty()) {
+                consumers.deliver(new IMetricsConsumer.TaskInfo(HOST, WORKER_PORT, t.componentId(), t.taskId, now, bucket),
+                    points);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- task support
+
+    /** A fresh context for a task's new instance; forgets the metrics its previous instance registered. */
+    TopologyContext newTaskContext(TaskRunner task) {
+        for (Map<Integer, Map<String, IMetric>> byTask : task.executor.registeredMetrics.values()) {
+            byTask.remove(task.taskId);
+        }
+        Set<Metric> old = new HashSet<>();
+        old.addAll(metricRegistry.getTaskCounters(task.taskId).values());
+        old.addAll(metricRegistry.getTaskGauges(task.taskId).values());
+        old.addAll(metricRegistry.getTaskHistograms(task.taskId).values());
+        old.addAll(metricRegistry.getTaskMeters(task.taskId).values());
+        old.addAll(metricRegistry.getTaskTimers(task.taskId).values());
+        if (!old.isEmpty()) {
+            metricRegistry.deregister(old);
+        }
+        preparedFlag(task.taskId).set(false);
+        return new TopologyContext(plan.topology(), plan.conf(), plan.taskToComponent(), plan.componentToSortedTasks(),
+            plan.componentToStreamToFields(), new ConcurrentHashMap<>(), plan.stormId(), null, null, task.taskId,
+            WORKER_PORT, workerTasks, defaultResources, userResources, task.executor.executorData,
+            task.executor.registeredMetrics, preparedFlag(task.taskId), metricRegistry);
+    }
+
+    AtomicBoolean preparedFlag(int taskId) {
+        return preparedFlags.computeIfAbsent(taskId, k -> new AtomicBoolean());
+    }
+
+    /**
+     * A task's user code threw. The error is reported; the task is replaced after a backoff unless it failed more
+     * than the limit within the window, in which case the topology stops with an error.
+     */
+    void taskFailed(TaskRunner task, Throwable error, String phase) {
+        LOG.error("Task {} of component '{}' in topology {} failed in {}", task.taskId, task.componentId(),
+            plan.name(), phase, error);
+        errors.add(task.componentId(), task.taskId, error);
+        if (halted) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        int failures;
+        Deque<Long> times = failureTimes.computeIfAbsent(task.taskId, k -> new ArrayDeque<>());
+        synchronized (times) {
+            times.addLast(now);
+            while (!times.isEmpty() && now - times.peekFirst() > failureWindowMs) {
+                times.removeFirst();
+            }
+            failures = times.size();
+        }
+        if (failures > failureLimit) {
+            halt("task " + task.taskId + " of component '" + task.componentId() + "' failed " + failures
+                + " times within " + failureWindowMs / 1000 + " s (limit " + failureLimit + "); last error in "
+                + phase + ": " + error);
+            return;
+        }
+        timer.after(restartBackoffMs, () -> task.executor.post((Runnable) () -> {
+            if (halted) {
+                return;
+            }
+            if (task instanceof SpoutTask s) {
+                s.restart();
+            } else {
+                ((BoltTask) task).restart();
+            }
+        }));
+    }
+
+    void reportError(TaskRunner task, Throwable error) {
+        if (task == null) {
+            errors.add("__system", -1, error);
+        } else {
+            LOG.warn("Task {} of component '{}' reported an error", task.taskId, task.componentId(), error);
+            errors.add(task.componentId(), task.taskId, error);
+        }
+    }
+
+    void dropped(int count) {
+        dropped.addAndGet(count);
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    Executor executor(int index) {
+        return executors[index];
+    }
+
+    BoltTask bolt(int taskId) {
+        return boltsByTask[taskId];
+    }
+
+    TupleContext tupleContext() {
+        return tupleContext;
+    }
+
+    ClassLoader loader() {
+        return loader;
+    }
+
+    boolean acking() {
+        return acking;
+    }
+
+    boolean isActive() {
+        return active;
+    }
+
+    boolean spoutsMayRun() {
+        return active && !halted;
+    }
+
+    boolean isHalted() {
+        return halted;
+    }
+
+    public TopologyPlan plan() {
+        return plan;
+    }
+
+    public String status() {
+        return status;
+    }
+
+    /** Why the topology stopped itself, or null. */
+    public String haltReason() {
+        return haltReason;
+    }
+
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    public int uptimeSecs() {
+        return (int) ((System.currentTimeMillis() - launchMillis) / 1000);
+    }
+
+    public ErrorLog errors() {
+        return errors;
+    }
+
+    public StormMetricRegistry metricRegistry() {
+        return metricRegistry;
+    }
+
+    /** Tuples dropped because the topology was stopped while their producer waited for room. */
+    public long droppedTuples() {
+        return dropped.get();
+    }
+
+    /** A view of each executor for statistics: its name, task range and the stats of its tasks. */
+    public List<ExecutorView> executorViews() {
+        List<ExecutorView> views = new ArrayList<>();
+        for (Executor e : executors) {
+            List<TaskStats> stats = new ArrayList<>();
+            for (TaskRunner t : e.tasks()) {
+                stats.add(t.stats);
+            }
+            TaskRunner first = e.tasks()[0];
+            TaskRunner last = e.tasks()[e.tasks().length - 1];
+            views.add(new ExecutorView(first.componentId(), first.taskId, last.taskId, first instanceof SpoutTask,
+                stats, e.queued(), e.capacity()));
+        }
+        return views;
+    }
+
+    /** Number of executor threads. */
+    public int executorCount() {
+        return executors.length;
+    }
+
+    /** Executor threads started by this topology that are still alive (for hygiene checks). */
+    public int liveExecutorThreads() {
+        int n = 0;
+        for (Executor e : executors) {
+            if (!e.isStoppedForGood()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Statistics of one executor.
+     *
+     * @param queued tuples waiting in its receive queue
+     * @param capacity the receive queue's bound
+     */
+    public record ExecutorView(String componentId, int firstTask, int lastTask, boolean spout, Collection<TaskStats> tasks,
+                               int queued, int capacity) {
+    }
+}
