@@ -268,14 +268,30 @@ public final class TopologyRuntime {
         launchExecutors();
     }
 
+    /**
+     * Waits until in-flight work is done: every executor idle with empty queues and no spout tree pending. Trees that
+     * nothing can advance any more (all executors idle for {@value #STALL_MS} ms) do not hold the kill back.
+     */
     private void drain(int waitSecs) {
         if (waitSecs <= 0) {
             return;
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSecs);
-        int quietChecks = 0;
-        while (System.nanoTime() < deadline && quietChecks < 3) {
-            quietChecks = isDrained() ? quietChecks + 1 : 0;
+        int drainedChecks = 0;
+        long quietSince = 0;
+        while (System.nanoTime() < deadline && drainedChecks < 3) {
+            boolean quiet = executorsQuiet();
+            long now = System.nanoTime();
+            if (!quiet) {
+                quietSince = 0;
+                drainedChecks = 0;
+            } else {
+                if (quietSince == 0) {
+                    quietSince = now;
+                }
+                boolean stalled = now - quietSince > TimeUnit.MILLISECONDS.toNanos(STALL_MS);
+                drainedChecks = noTreePending() || stalled ? drainedChecks + 1 : 0;
+            }
             try {
                 Thread.sleep(2);
             } catch (InterruptedException e) {
@@ -285,11 +301,19 @@ public final class TopologyRuntime {
         }
     }
 
-    private boolean isDrained() {
+    private static final long STALL_MS = 200;
+
+    private boolean executorsQuiet() {
         for (Executor e : executors) {
             if (!e.isQuiet()) {
                 return false;
             }
+        }
+        return true;
+    }
+
+    private boolean noTreePending() {
+        for (Executor e : executors) {
             for (TaskRunner t : e.tasks()) {
                 if (t instanceof SpoutTask s && s.inFlight() > 0) {
                     return false;
