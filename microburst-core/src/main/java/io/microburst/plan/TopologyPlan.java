@@ -343,6 +343,35 @@ public final class TopologyPlan {
         return taskCount;
     }
 
+    /**
+     * True when tuples from {@code producer} can come back to it through {@code consumer}: both lie on one cycle of
+     * the subscription graph (a component subscribing to itself counts). Such edges must never block a producer.
+     */
+    public boolean onCycle(String producer, String consumer) {
+        return reaches(consumer, producer) && reaches(producer, consumer);
+    }
+
+    private boolean reaches(String from, String to) {
+        java.util.ArrayDeque<String> work = new java.util.ArrayDeque<>();
+        Set<String> seen = new HashSet<>();
+        work.add(from);
+        while (!work.isEmpty()) {
+            ComponentPlan c = components.get(work.poll());
+            for (StreamPlan s : c.streams().values()) {
+                for (Subscription sub : s.subscriptions()) {
+                    String next = sub.consumer().id();
+                    if (next.equals(to)) {
+                        return true;
+                    }
+                    if (seen.add(next)) {
+                        work.add(next);
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** Changes a component's executor count (rebalance); the task count never changes. */
     public void setExecutors(String componentId, int executors) {
         ComponentPlan c = components.get(componentId);

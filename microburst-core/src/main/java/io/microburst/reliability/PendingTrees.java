@@ -33,11 +33,12 @@ public final class PendingTrees {
 
     /**
      * Rotates: the older bucket expires. Trees in it that were reset within the last timeout move to the newest bucket;
-     * the others are unlinked and handed to {@code expired}.
+     * the others are unlinked and handed to {@code expired}. With {@code mayExpire} false every tree survives (the
+     * topology was held back by backpressure: slowness is not loss).
      *
      * @param timeoutNanos the message timeout
      */
-    public void rotate(long nowNanos, long timeoutNanos, Consumer<TupleTree> expired) {
+    public void rotate(long nowNanos, long timeoutNanos, boolean mayExpire, Consumer<TupleTree> expired) {
         int oldest = 1 - newest;
         newest = oldest;
         TupleTree t = heads[oldest];
@@ -49,7 +50,7 @@ public final class PendingTrees {
             t.next = null;
             t.bucket = -1;
             long touched = t.touchedNanos();
-            if (touched != 0 && nowNanos - touched < timeoutNanos) {
+            if (!mayExpire || touched != 0 && nowNanos - touched < timeoutNanos) {
                 t.next = survivors;
                 survivors = t;
             } else {

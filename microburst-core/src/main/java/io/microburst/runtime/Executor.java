@@ -52,6 +52,10 @@ public final class Executor implements Runnable {
     private boolean[] listed;
     private int dirtyCount;
     private final BatchSupplier supplier = new BatchSupplier();
+    /** Consumers on a cycle with this executor's component: a full queue there never blocks, tuples wait here. */
+    private boolean[] cycleDest;
+    private ArrayDeque<RoutedTuple>[] overflow;
+    private int overflowing;
 
     private final MessagePassingQueue.Consumer<RoutedTuple> executeOne = this::execute;
     private final MessagePassingQueue.Consumer<Object> handleMail = this::handleMail;
@@ -73,6 +77,12 @@ public final class Executor implements Runnable {
         this.inbox = new MpscArrayQueue<>(Math.max(2, queueSize));
         this.batchSize = Math.max(1, Math.min(batchSize, inbox.capacity()));
         this.drainLimit = Math.max(1, Math.min(256, inbox.capacity()));
+    }
+
+    @SuppressWarnings("unchecked")
+    void setCycles(boolean[] cycleDest) {
+        this.cycleDest = cycleDest;
+        this.overflow = new ArrayDeque[cycleDest.length];
     }
 
     void setTasks(List<TaskRunner> runners, int executorCount) {
@@ -126,6 +136,9 @@ public final class Executor implements Runnable {
     /** One turn of the loop; returns how much work it did. */
     private int turn() {
         int work = mailbox.drain(handleMail, MAIL_LIMIT);
+        if (overflowing > 0) {
+            retryOverflow();
+        }
         work += drainLocal();
         work += inbox.drain(executeOne, drainLimit);
         flushAll();
@@ -172,7 +185,7 @@ public final class Executor implements Runnable {
         }
         quiet = true;
         boolean spoutsRunning = spouts.length > 0 && topology.spoutsMayRun();
-        long max = spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
+        long max = overflowing > 0 ? MIN_PARK_NANOS * 50 : spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
         int shift = Math.min(turns - SPIN_TURNS - YIELD_TURNS, 20);
         long park = Math.min(max, MIN_PARK_NANOS << shift);
         sleeping = true;
@@ -210,6 +223,10 @@ public final class Executor implements Runnable {
             return;
         }
         int i = dest.index;
+        if (overflow[i] != null && !overflow[i].isEmpty()) {
+            overflow[i].add(tuple);
+            return;
+        }
         RoutedTuple[] batch = batches[i];
         if (batch == null) {
             batch = new RoutedTuple[batchSize];
@@ -229,6 +246,9 @@ public final class Executor implements Runnable {
 
     /** Hands every pending batch to its consumer. */
     void flushAll() {
+        if (overflowing > 0) {
+            retryOverflow();
+        }
         for (int d = 0; d < dirtyCount; d++) {
             int i = dirty[d];
             listed[i] = false;
@@ -256,11 +276,62 @@ public final class Executor implements Runnable {
                 topology.dropped(n - supplier.next);
                 break;
             }
+            if (cycleDest[i]) {
+                spill(i, batch, supplier.next, n);
+                break;
+            }
+            if (waits == 0) {
+                topology.backpressured();
+            }
             dest.wake();
             backOff(waits++);
         }
         Arrays.fill(batch, 0, n, null);
         batchSizes[i] = 0;
+    }
+
+    /** Keeps what a full consumer on a cycle could not take; the topology's spouts pause until it has drained. */
+    private void spill(int i, RoutedTuple[] batch, int from, int to) {
+        ArrayDeque<RoutedTuple> q = overflow[i];
+        if (q == null) {
+            q = new ArrayDeque<>();
+            overflow[i] = q;
+        }
+        if (q.isEmpty()) {
+            overflowing++;
+            topology.overflowChanged(+1);
+        }
+        for (int k = from; k < to; k++) {
+            q.add(batch[k]);
+        }
+    }
+
+    private void retryOverflow() {
+        for (int i = 0; i < overflow.length; i++) {
+            ArrayDeque<RoutedTuple> q = overflow[i];
+            if (q == null || q.isEmpty()) {
+                continue;
+            }
+            Executor dest = topology.executor(i);
+            RoutedTuple t;
+            boolean moved = false;
+            while ((t = q.peek()) != null && dest.inbox.offer(t)) {
+                q.poll();
+                moved = true;
+            }
+            if (moved) {
+                dest.wake();
+            }
+            if (q.isEmpty()) {
+                overflowing--;
+                topology.overflowChanged(-1);
+            } else if (topology.isHalted()) {
+                topology.dropped(q.size());
+                q.clear();
+                overflowing--;
+                topology.overflowChanged(-1);
+            }
+        }
     }
 
     private void offerFromForeignThread(RoutedTuple tuple) {
@@ -309,7 +380,7 @@ public final class Executor implements Runnable {
 
     /** True when the executor found nothing to do on its last turn and has nothing queued. Any thread. */
     boolean isQuiet() {
-        return quiet && inbox.isEmpty() && mailbox.isEmpty();
+        return quiet && overflowing == 0 && inbox.isEmpty() && mailbox.isEmpty();
     }
 
     boolean isStoppedForGood() {

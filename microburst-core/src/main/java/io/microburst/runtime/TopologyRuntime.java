@@ -78,6 +78,10 @@ public final class TopologyRuntime {
     private final List<ScheduledFuture<?>> schedules = new ArrayList<>();
     private final Set<Long> scheduledBuckets = ConcurrentHashMap.newKeySet();
     private final AtomicLong dropped = new AtomicLong();
+    /** Executors holding tuples for a full consumer on a cycle; spouts pause while any does. */
+    private final java.util.concurrent.atomic.AtomicInteger overflowingExecutors = new java.util.concurrent.atomic.AtomicInteger();
+    /** Counts hand-overs that found a full queue; timeouts are suspended in a period where it moved (STORM-2359). */
+    private final AtomicLong backpressureWaits = new AtomicLong();
     private final long launchMillis = System.currentTimeMillis();
 
     private volatile Executor[] executors = new Executor[0];
@@ -159,6 +163,12 @@ public final class TopologyRuntime {
         }
         for (int i = 0; i < list.size(); i++) {
             list.get(i).setTasks(runners.get(i), list.size());
+            boolean[] cycle = new boolean[list.size()];
+            String producer = runners.get(i).get(0).componentId();
+            for (int j = 0; j < list.size(); j++) {
+                cycle[j] = plan.onCycle(producer, runners.get(j).get(0).componentId());
+            }
+            list.get(i).setCycles(cycle);
         }
         this.boltsByTask = bolts;
         this.executors = list.toArray(new Executor[0]);
@@ -187,8 +197,13 @@ public final class TopologyRuntime {
             if (!spouts.isEmpty() && acking && timeouts) {
                 long period = timeoutSecs * 1000L;
                 long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);
-                schedules.add(timer.every(period, period,
-                    () -> e.post((Runnable) () -> spouts.forEach(s -> s.rotate(nanos)))));
+                long[] lastWaits = {backpressureWaits.get()};
+                schedules.add(timer.every(period, period, () -> e.post((Runnable) () -> {
+                    long waits = backpressureWaits.get();
+                    boolean mayExpire = waits == lastWaits[0];
+                    lastWaits[0] = waits;
+                    spouts.forEach(s -> s.rotate(nanos, mayExpire));
+                })));
             }
         }
     }
@@ -537,6 +552,10 @@ public final class TopologyRuntime {
         }
     }
 
+    void backpressured() {
+        backpressureWaits.incrementAndGet();
+    }
+
     void dropped(int count) {
         dropped.addAndGet(count);
     }
@@ -568,7 +587,11 @@ public final class TopologyRuntime {
     }
 
     boolean spoutsMayRun() {
-        return active && !halted;
+        return active && !halted && overflowingExecutors.get() == 0;
+    }
+
+    void overflowChanged(int delta) {
+        overflowingExecutors.addAndGet(delta);
     }
 
     boolean isHalted() {
