@@ -37,7 +37,7 @@ public final class ClusterViews {
 
     public static TopologySummary summary(TopologyRuntime runtime) {
         TopologySummary s = new TopologySummary(runtime.plan().stormId(), runtime.plan().name(),
-            runtime.plan().taskCount(), runtime.executorCount(), 1, runtime.uptimeSecs(), runtime.status());
+            runtime.plan().taskCount(), runtime.componentExecutorCount(), 1, runtime.uptimeSecs(), runtime.status());
         s.set_owner(System.getProperty("user.name", ""));
         return s;
     }

@@ -1,109 +1,116 @@
 package io.microburst.reliability;
 
-import java.util.AbstractMap;
-import java.util.AbstractSet;
-import java.util.Iterator;
+import com.esotericsoftware.kryo.io.Output;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.storm.tuple.MessageId;
 
 /**
  * The message id of a tracked tuple: for each tuple tree it belongs to, the tree itself and the id of the edge that
- * carried the tuple. Holding the trees directly means an ack needs no lookup. Users still see Storm's view through
- * {@link #getAnchorsToIds()}: root id to edge id.
+ * carried the tuple. Holding the trees directly means an ack needs no lookup; the common case of one tree needs no
+ * array. Users still see Storm's view through {@link #getAnchorsToIds()}: root id to edge id, built on request.
  */
 public final class TrackedMessageId extends MessageId {
+    private final TupleTree tree;
+    private final long edge;
     private final TupleTree[] trees;
     private final long[] edges;
 
-    private TrackedMessageId(AnchorView view) {
-        super(view);
-        this.trees = view.trees;
-        this.edges = view.edges;
+    private TrackedMessageId(TupleTree tree, long edge, TupleTree[] trees, long[] edges) {
+        super(Collections.emptyMap());
+        this.tree = tree;
+        this.edge = edge;
+        this.trees = trees;
+        this.edges = edges;
     }
 
     /** A tuple in one tree. */
     public static TrackedMessageId of(TupleTree tree, long edge) {
-        return new TrackedMessageId(new AnchorView(new TupleTree[] {tree}, new long[] {edge}));
+        return new TrackedMessageId(tree, edge, null, null);
     }
 
     /** A tuple in several trees; the arrays are owned by the new id. */
     public static TrackedMessageId of(TupleTree[] trees, long[] edges) {
-        return new TrackedMessageId(new AnchorView(trees, edges));
+        return new TrackedMessageId(null, 0, trees, edges);
     }
 
     public int treeCount() {
-        return trees.length;
+        return trees == null ? 1 : trees.length;
     }
 
     public TupleTree tree(int i) {
-        return trees[i];
+        return trees == null ? tree : trees[i];
     }
 
     public long edge(int i) {
-        return edges[i];
+        return trees == null ? edge : edges[i];
     }
 
     /** Acks: removes this tuple's edge and adds the edges created while processing it ({@code outEdges}). */
     public void ack(long outEdges) {
+        if (trees == null) {
+            tree.xor(edge ^ outEdges);
+            return;
+        }
         for (int i = 0; i < trees.length; i++) {
             trees[i].xor(edges[i] ^ outEdges);
         }
     }
 
     public void fail() {
-        for (TupleTree tree : trees) {
+        if (trees == null) {
             tree.fail();
+            return;
+        }
+        for (TupleTree t : trees) {
+            t.fail();
         }
     }
 
     public void touch(long nowNanos) {
-        for (TupleTree tree : trees) {
+        if (trees == null) {
             tree.touch(nowNanos);
+            return;
+        }
+        for (TupleTree t : trees) {
+            t.touch(nowNanos);
         }
     }
 
-    /** Read-only root-id to edge-id view over the arrays. */
-    private static final class AnchorView extends AbstractMap<Long, Long> {
-        final TupleTree[] trees;
-        final long[] edges;
-
-        AnchorView(TupleTree[] trees, long[] edges) {
-            this.trees = trees;
-            this.edges = edges;
+    @Override
+    public Map<Long, Long> getAnchorsToIds() {
+        Map<Long, Long> map = new HashMap<>();
+        for (int i = 0, n = treeCount(); i < n; i++) {
+            map.put(tree(i).rootId(), edge(i));
         }
+        return map;
+    }
 
-        @Override
-        public Set<Entry<Long, Long>> entrySet() {
-            return new AbstractSet<>() {
-                @Override
-                public Iterator<Entry<Long, Long>> iterator() {
-                    return new Iterator<>() {
-                        int i;
+    @Override
+    public Set<Long> getAnchors() {
+        return getAnchorsToIds().keySet();
+    }
 
-                        @Override
-                        public boolean hasNext() {
-                            return i < trees.length;
-                        }
+    @Override
+    public int hashCode() {
+        return getAnchorsToIds().hashCode();
+    }
 
-                        @Override
-                        public Entry<Long, Long> next() {
-                            if (i >= trees.length) {
-                                throw new NoSuchElementException();
-                            }
-                            Entry<Long, Long> e = Map.entry(trees[i].rootId(), edges[i]);
-                            i++;
-                            return e;
-                        }
-                    };
-                }
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof MessageId && getAnchorsToIds().equals(((MessageId) other).getAnchorsToIds());
+    }
 
-                @Override
-                public int size() {
-                    return trees.length;
-                }
-            };
-        }
+    @Override
+    public String toString() {
+        return getAnchorsToIds().toString();
+    }
+
+    @Override
+    public void serialize(Output out) throws IOException {
+        MessageId.makeId(getAnchorsToIds()).serialize(out);
     }
 }

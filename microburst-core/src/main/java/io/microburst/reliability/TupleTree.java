@@ -34,6 +34,7 @@ public final class TupleTree {
     private final long rootId;
     private final Object messageId;
     private final String streamId;
+    private final int streamIndex;
     private final long emitNanos;
     private final Owner owner;
     @SuppressWarnings("unused") // accessed through ACK_VAL
@@ -56,10 +57,12 @@ public final class TupleTree {
     /**
      * @param initialAckVal XOR of the ids of the edges to the first tuples, all set before any of them is delivered
      */
-    public TupleTree(long rootId, Object messageId, String streamId, long emitNanos, long initialAckVal, Owner owner) {
+    public TupleTree(long rootId, Object messageId, String streamId, int streamIndex, long emitNanos, long initialAckVal,
+                     Owner owner) {
         this.rootId = rootId;
         this.messageId = messageId;
         this.streamId = streamId;
+        this.streamIndex = streamIndex;
         this.emitNanos = emitNanos;
         this.owner = owner;
         this.ackVal = initialAckVal;
@@ -126,6 +129,11 @@ public final class TupleTree {
 
     public String streamId() {
         return streamId;
+    }
+
+    /** Index of the stream among the spout's output streams. */
+    public int streamIndex() {
+        return streamIndex;
     }
 
     public long emitNanos() {

@@ -16,8 +16,12 @@ public final class Groupers {
     /**
      * @return the grouper, or null for a direct subscription (the producer names the task at each emit)
      */
-    public static Grouper create(Subscription subscription, int producerTask, WorkerTopologyContext context,
-                                 ClassLoader loader) {
+    /**
+     * @param localTargets the consumer tasks that share the producer task's thread; local-or-shuffle prefers them,
+     *     as Storm's prefers tasks in the producer's worker
+     */
+    public static Grouper create(Subscription subscription, int producerTask, List<Integer> localTargets,
+                                 WorkerTopologyContext context, ClassLoader loader) {
         Grouping g = subscription.grouping();
         List<Integer> targets = subscription.consumer().taskIds();
         String where = subscription.stream() + " -> " + subscription.consumer().id();
@@ -31,8 +35,9 @@ public final class Groupers {
                     indexes[i] = subscription.stream().fields().fieldIndex(g.get_fields().get(i));
                 }
                 return new FieldsGrouper(targets, indexes);
-            case SHUFFLE:
             case LOCAL_OR_SHUFFLE:
+                return new ShuffleGrouper(localTargets.isEmpty() ? targets : localTargets);
+            case SHUFFLE:
             case NONE:
                 return new ShuffleGrouper(targets);
             case ALL:

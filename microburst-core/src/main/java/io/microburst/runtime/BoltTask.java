@@ -30,8 +30,12 @@ final class BoltTask extends TaskRunner {
     private TupleTree[] anchorTrees = new TupleTree[4];
     private long[] anchorEdges = new long[4];
 
-    BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
+    /** True when this task runs inside its producer's executor and receives tuples by direct call. */
+    final boolean fused;
+
+    BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
+        this.fused = fused;
     }
 
     @Override

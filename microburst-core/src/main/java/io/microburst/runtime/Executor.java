@@ -40,6 +40,7 @@ public final class Executor implements Runnable {
     final MpscArrayQueue<RoutedTuple> inbox;
     private final MpscUnboundedXaddArrayQueue<Object> mailbox = new MpscUnboundedXaddArrayQueue<>(256);
     private final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
+    private final ArrayDeque<TupleTree> completed = new ArrayDeque<>();
     private final int drainLimit;
     private TaskRunner[] tasks = new TaskRunner[0];
     private SpoutTask[] spouts = new SpoutTask[0];
@@ -136,6 +137,11 @@ public final class Executor implements Runnable {
     /** One turn of the loop; returns how much work it did. */
     private int turn() {
         int work = mailbox.drain(handleMail, MAIL_LIMIT);
+        TupleTree done;
+        while ((done = completed.poll()) != null) {
+            ((SpoutTask) done.owner()).finishTree(done);
+            work++;
+        }
         if (overflowing > 0) {
             retryOverflow();
         }
@@ -189,7 +195,7 @@ public final class Executor implements Runnable {
         int shift = Math.min(turns - SPIN_TURNS - YIELD_TURNS, 20);
         long park = Math.min(max, MIN_PARK_NANOS << shift);
         sleeping = true;
-        if (inbox.isEmpty() && mailbox.isEmpty() && local.isEmpty() && !stopRequested) {
+        if (inbox.isEmpty() && mailbox.isEmpty() && local.isEmpty() && completed.isEmpty() && !stopRequested) {
             LockSupport.parkNanos(this, park);
         }
         sleeping = false;
@@ -199,6 +205,19 @@ public final class Executor implements Runnable {
     void wake() {
         if (sleeping) {
             LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * A tree of one of this executor's spouts completed. On this thread (a fused or local bolt acked) it waits in a
+     * plain local queue; from another thread it goes through the mailbox. Either way the spout hears of it on a later
+     * turn, never inside its own nextTuple.
+     */
+    void completeTree(TupleTree tree) {
+        if (Thread.currentThread() == thread) {
+            completed.add(tree);
+        } else {
+            post(tree);
         }
     }
 
@@ -219,7 +238,11 @@ public final class Executor implements Runnable {
             return;
         }
         if (dest == this) {
-            local.add(tuple);
+            if (tuple.target.fused) {
+                tuple.target.execute(tuple);
+            } else {
+                local.add(tuple);
+            }
             return;
         }
         int i = dest.index;

@@ -109,7 +109,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
                 edges[i] = e;
                 ackVal ^= e;
             }
-            TupleTree tree = new TupleTree(nextId(), messageId, streamId, System.nanoTime(), ackVal, this);
+            TupleTree tree = new TupleTree(nextId(), messageId, streamId, r.index, System.nanoTime(), ackVal, this);
             pending.add(tree);
             inFlight++;
             for (int i = 0; i < n; i++) {
@@ -137,14 +137,14 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     /** Any thread: a tree left PENDING through an ack or a fail. */
     @Override
     public void treeCompleted(TupleTree tree) {
-        executor.post(tree);
+        executor.completeTree(tree);
     }
 
     /** Spout thread: reports a completed tree to the spout. */
     void finishTree(TupleTree tree) {
         pending.remove(tree);
         inFlight--;
-        int stream = route(tree.streamId()).index;
+        int stream = tree.streamIndex();
         if (tree.state() == TupleTree.ACKED) {
             acked(tree.messageId(), stream, System.nanoTime() - tree.emitNanos());
         } else {
@@ -157,7 +157,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         pending.rotate(System.nanoTime(), timeoutNanos, mayExpire, tree -> {
             if (tree.expire()) {
                 inFlight--;
-                failedTree(tree.messageId(), route(tree.streamId()).index, System.nanoTime() - tree.emitNanos());
+                failedTree(tree.messageId(), tree.streamIndex(), System.nanoTime() - tree.emitNanos());
             }
         });
     }

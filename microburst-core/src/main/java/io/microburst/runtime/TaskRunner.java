@@ -75,7 +75,13 @@ abstract class TaskRunner {
             List<Grouper> groupers = new ArrayList<>();
             List<Integer> inputs = new ArrayList<>();
             for (Subscription sub : s.subscriptions()) {
-                Grouper g = Groupers.create(sub, taskId, context, topology.loader());
+                List<Integer> local = new ArrayList<>();
+                for (int t : sub.consumer().taskIds()) {
+                    if (topology.executorOfTask(t) == executor) {
+                        local.add(t);
+                    }
+                }
+                Grouper g = Groupers.create(sub, taskId, local, context, topology.loader());
                 if (g != null) {
                     groupers.add(g);
                     inputs.add(sub.inputIndex());

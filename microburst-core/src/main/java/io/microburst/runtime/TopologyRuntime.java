@@ -25,6 +25,7 @@ import io.microburst.metrics.ErrorLog;
 import io.microburst.metrics.MetricsConsumers;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
+import io.microburst.plan.FusionPlan;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.plan.UserObjects;
 import org.apache.storm.Config;
@@ -86,6 +87,8 @@ public final class TopologyRuntime {
 
     private volatile Executor[] executors = new Executor[0];
     private volatile BoltTask[] boltsByTask = new BoltTask[0];
+    private volatile TaskRunner[] tasksById = new TaskRunner[0];
+    private volatile FusionPlan fusion;
     private volatile boolean active;
     private volatile boolean halted;
     private volatile String status = "ACTIVE";
@@ -139,43 +142,108 @@ public final class TopologyRuntime {
     }
 
     private void launchExecutors() {
+        FusionPlan fusion = FusionPlan.of(plan);
+        this.fusion = fusion;
+        // Group (component, task) pairs into executors: unfused components get their own executor ranges, fused
+        // components join the executors of the producer tasks that feed them.
+        List<List<Object[]>> groups = new ArrayList<>();
+        Map<Integer, Integer> groupOfTask = new HashMap<>();
+        for (ComponentPlan c : plan.components().values()) {
+            if (fusion.isFused(c.id())) {
+                continue;
+            }
+            for (List<Integer> taskIds : c.tasksPerExecutor()) {
+                List<Object[]> group = new ArrayList<>();
+                for (int taskId : taskIds) {
+                    group.add(new Object[] {c, taskId});
+                    groupOfTask.put(taskId, groups.size());
+                }
+                groups.add(group);
+            }
+        }
+        boolean placedAny = true;
+        while (placedAny) {
+            placedAny = false;
+            for (ComponentPlan c : plan.components().values()) {
+                String producer = fusion.fusedInto(c.id());
+                if (producer == null || groupOfTask.containsKey(c.taskIds().get(0))) {
+                    continue;
+                }
+                List<Integer> producerTasks = plan.component(producer).taskIds();
+                if (!groupOfTask.containsKey(producerTasks.get(0))) {
+                    continue;
+                }
+                for (int i = 0; i < c.taskIds().size(); i++) {
+                    int group = groupOfTask.get(producerTasks.get(i));
+                    groups.get(group).add(new Object[] {c, c.taskIds().get(i)});
+                    groupOfTask.put(c.taskIds().get(i), group);
+                }
+                placedAny = true;
+            }
+        }
         List<Executor> list = new ArrayList<>();
         List<List<TaskRunner>> runners = new ArrayList<>();
         BoltTask[] bolts = new BoltTask[plan.taskCount() + 1];
-        for (ComponentPlan c : plan.components().values()) {
-            for (List<Integer> taskIds : c.tasksPerExecutor()) {
-                String name = "microburst-" + plan.name() + "-" + c.id() + "[" + taskIds.get(0)
-                    + (taskIds.size() > 1 ? "-" + taskIds.get(taskIds.size() - 1) : "") + "]";
-                Executor e = new Executor(this, list.size(), name, queueSize, batchSize);
-                List<TaskRunner> tasks = new ArrayList<>();
-                for (int taskId : taskIds) {
-                    if (c.isSpout()) {
-                        tasks.add(new SpoutTask(this, e, c, taskId));
-                    } else {
-                        BoltTask b = new BoltTask(this, e, c, taskId);
-                        bolts[taskId] = b;
-                        tasks.add(b);
-                    }
+        TaskRunner[] byTask = new TaskRunner[plan.taskCount() + 1];
+        for (List<Object[]> group : groups) {
+            Executor e = new Executor(this, list.size(), executorName(group), queueSize, batchSize);
+            List<TaskRunner> tasks = new ArrayList<>();
+            for (Object[] member : group) {
+                ComponentPlan c = (ComponentPlan) member[0];
+                int taskId = (Integer) member[1];
+                TaskRunner runner;
+                if (c.isSpout()) {
+                    runner = new SpoutTask(this, e, c, taskId);
+                } else {
+                    BoltTask b = new BoltTask(this, e, c, taskId, fusion.isFused(c.id()));
+                    bolts[taskId] = b;
+                    runner = b;
                 }
-                list.add(e);
-                runners.add(tasks);
+                byTask[taskId] = runner;
+                tasks.add(runner);
             }
+            list.add(e);
+            runners.add(tasks);
         }
         for (int i = 0; i < list.size(); i++) {
             list.get(i).setTasks(runners.get(i), list.size());
             boolean[] cycle = new boolean[list.size()];
-            String producer = runners.get(i).get(0).componentId();
             for (int j = 0; j < list.size(); j++) {
-                cycle[j] = plan.onCycle(producer, runners.get(j).get(0).componentId());
+                for (TaskRunner from : runners.get(i)) {
+                    for (TaskRunner to : runners.get(j)) {
+                        cycle[j] |= plan.onCycle(from.componentId(), to.componentId());
+                    }
+                }
             }
             list.get(i).setCycles(cycle);
         }
         this.boltsByTask = bolts;
+        this.tasksById = byTask;
         this.executors = list.toArray(new Executor[0]);
         scheduleTimers();
         for (Executor e : executors) {
             e.start();
         }
+    }
+
+    private String executorName(List<Object[]> group) {
+        StringBuilder components = new StringBuilder();
+        int first = Integer.MAX_VALUE;
+        int last = Integer.MIN_VALUE;
+        String previous = null;
+        for (Object[] member : group) {
+            String id = ((ComponentPlan) member[0]).id();
+            if (!id.equals(previous)) {
+                if (previous != null) {
+                    components.append('+');
+                }
+                components.append(id);
+                previous = id;
+            }
+            first = Math.min(first, (Integer) member[1]);
+            last = Math.max(last, (Integer) member[1]);
+        }
+        return "microburst-" + plan.name() + "-" + components + "[" + first + (last > first ? "-" + last : "") + "]";
     }
 
     private void scheduleTimers() {
@@ -570,6 +638,16 @@ public final class TopologyRuntime {
         return boltsByTask[taskId];
     }
 
+    /** The executor running a task. */
+    Executor executorOfTask(int taskId) {
+        return tasksById[taskId].executor;
+    }
+
+    /** The fusion decisions of the current executors. */
+    public FusionPlan fusion() {
+        return fusion;
+    }
+
     TupleContext tupleContext() {
         return tupleContext;
     }
@@ -636,14 +714,20 @@ public final class TopologyRuntime {
     public List<ExecutorView> executorViews() {
         List<ExecutorView> views = new ArrayList<>();
         for (Executor e : executors) {
-            List<TaskStats> stats = new ArrayList<>();
+            Map<String, List<TaskRunner>> byComponent = new java.util.LinkedHashMap<>();
             for (TaskRunner t : e.tasks()) {
-                stats.add(t.stats);
+                byComponent.computeIfAbsent(t.componentId(), k -> new ArrayList<>()).add(t);
             }
-            TaskRunner first = e.tasks()[0];
-            TaskRunner last = e.tasks()[e.tasks().length - 1];
-            views.add(new ExecutorView(first.componentId(), first.taskId, last.taskId, first instanceof SpoutTask,
-                stats, e.queued(), e.capacity()));
+            for (List<TaskRunner> tasks : byComponent.values()) {
+                List<TaskStats> stats = new ArrayList<>();
+                for (TaskRunner t : tasks) {
+                    stats.add(t.stats);
+                }
+                TaskRunner first = tasks.get(0);
+                TaskRunner last = tasks.get(tasks.size() - 1);
+                views.add(new ExecutorView(first.componentId(), first.taskId, last.taskId, first instanceof SpoutTask,
+                    stats, e.queued(), e.capacity(), e.name));
+            }
         }
         return views;
     }
@@ -651,6 +735,11 @@ public final class TopologyRuntime {
     /** Number of executor threads. */
     public int executorCount() {
         return executors.length;
+    }
+
+    /** Number of executors as Storm counts them: per component, fused ones included. */
+    public int componentExecutorCount() {
+        return executorViews().size();
     }
 
     /** Executor threads started by this topology that are still alive (for hygiene checks). */
@@ -669,8 +758,9 @@ public final class TopologyRuntime {
      *
      * @param queued tuples waiting in its receive queue
      * @param capacity the receive queue's bound
+     * @param thread the name of the thread running these tasks (shared by fused components)
      */
     public record ExecutorView(String componentId, int firstTask, int lastTask, boolean spout, Collection<TaskStats> tasks,
-                               int queued, int capacity) {
+                               int queued, int capacity, String thread) {
     }
 }
