@@ -86,11 +86,7 @@ public final class TopologyPlan {
         if (topology == null) {
             throw invalid("Topology '" + name + "' is null");
         }
-        try {
-            ConfigValidation.validateTopoConf(conf);
-        } catch (IllegalArgumentException e) {
-            throw invalid("Topology '" + name + "' has an invalid configuration: " + e.getMessage());
-        }
+        checkConf(conf, "Topology '" + name + "'");
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();
         Set<String> spouts = new HashSet<>();
@@ -261,13 +257,28 @@ public final class TopologyPlan {
                     merged.put(e.getKey(), e.getValue());
                 }
             }
-            try {
-                ConfigValidation.validateTopoConf(own);
-            } catch (IllegalArgumentException e) {
-                throw invalid("Component '" + id + "' has an invalid configuration: " + e.getMessage());
-            }
+            checkConf(own, "Component '" + id + "'");
         }
         return merged;
+    }
+
+    /** Storm's own validation; on failure, finds and names the offending key. */
+    private static void checkConf(Map<String, Object> conf, String owner) throws InvalidTopologyException {
+        try {
+            ConfigValidation.validateTopoConf(conf);
+        } catch (IllegalArgumentException e) {
+            for (Map.Entry<String, Object> entry : conf.entrySet()) {
+                Map<String, Object> one = new HashMap<>();
+                one.put(entry.getKey(), entry.getValue());
+                try {
+                    ConfigValidation.validateTopoConf(one);
+                } catch (IllegalArgumentException single) {
+                    throw invalid(owner + " has an invalid configuration value for '" + entry.getKey() + "' ("
+                        + entry.getValue() + "): " + single.getMessage());
+                }
+            }
+            throw invalid(owner + " has an invalid configuration: " + e.getMessage());
+        }
     }
 
     private static Integer intConf(Map<String, Object> conf, String key, String owner) throws InvalidTopologyException {

@@ -1,0 +1,118 @@
+package io.microburst.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import io.microburst.MicroburstConfig;
+import org.apache.storm.Config;
+import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.testing.TestWordCounter;
+import org.apache.storm.testing.TestWordSpout;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.utils.Utils;
+import org.junit.jupiter.api.Test;
+
+class TopologyPlanTest {
+    private static TopologyPlan plan(StormTopology t, Map<String, Object> extra) throws InvalidTopologyException {
+        Map<String, Object> conf = new HashMap<>(Utils.readDefaultConfig());
+        conf.putAll(extra);
+        return TopologyPlan.build("t", "t-1", conf, t);
+    }
+
+    private static String refusal(TopologyBuilder b) {
+        return assertThrows(InvalidTopologyException.class, () -> plan(b.createTopology(), Map.of())).get_msg();
+    }
+
+    @Test
+    void assignsTaskIdsByComponentOrderAndSplitsExecutors() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("words", new TestWordSpout(), 2);
+        b.setBolt("count", new TestWordCounter(), 2).setNumTasks(5).fieldsGrouping("words", new Fields("word"));
+        TopologyPlan p = plan(b.createTopology(), Map.of());
+        assertEquals(List.of(1, 2, 3, 4, 5), p.component("count").taskIds());
+        assertEquals(List.of(6, 7), p.component("words").taskIds());
+        assertEquals(List.of(List.of(1, 2, 3), List.of(4, 5)), p.component("count").tasksPerExecutor());
+        assertEquals(7, p.taskCount());
+    }
+
+    @Test
+    void refusesNamingTheCulprit() {
+        TopologyBuilder unknown = new TopologyBuilder();
+        unknown.setSpout("s", new TestWordSpout());
+        unknown.setBolt("b", new TestWordCounter()).shuffleGrouping("nope");
+        assertTrue(refusal(unknown).contains("'nope'"));
+
+        TopologyBuilder stream = new TopologyBuilder();
+        stream.setSpout("s", new TestWordSpout());
+        stream.setBolt("b", new TestWordCounter()).shuffleGrouping("s", "other");
+        assertTrue(refusal(stream).contains("'other'"));
+
+        TopologyBuilder field = new TopologyBuilder();
+        field.setSpout("s", new TestWordSpout());
+        field.setBolt("b", new TestWordCounter()).fieldsGrouping("s", new Fields("colour"));
+        assertTrue(refusal(field).contains("'colour'"));
+
+        TopologyBuilder noSpout = new TopologyBuilder();
+        noSpout.setBolt("b", new TestWordCounter());
+        assertTrue(refusal(noSpout).contains("no spouts"));
+
+        TopologyBuilder zero = new TopologyBuilder();
+        zero.setSpout("s", new TestWordSpout());
+        StormTopology t = zero.createTopology();
+        t.get_spouts().get("s").get_common().set_parallelism_hint(0);
+        String msg = assertThrows(InvalidTopologyException.class, () -> plan(t, Map.of())).get_msg();
+        assertTrue(msg.contains("'s'") && msg.contains("parallelism"), msg);
+    }
+
+    @Test
+    void refusesInvalidConfigurationNamingTheKey() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("s", new TestWordSpout());
+        String msg = assertThrows(InvalidTopologyException.class,
+            () -> plan(b.createTopology(), Map.of(Config.TOPOLOGY_MAX_SPOUT_PENDING, "many"))).get_msg();
+        assertTrue(msg.contains(Config.TOPOLOGY_MAX_SPOUT_PENDING), msg);
+    }
+
+    @Test
+    void componentConfigurationOverridesOnlyWhatStormAllows() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("s", new TestWordSpout());
+        b.setBolt("b", new TestWordCounter()).shuffleGrouping("s")
+            .addConfiguration(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 3)
+            .addConfiguration(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 99)
+            .addConfiguration("my.key", "mine");
+        TopologyPlan p = plan(b.createTopology(), Map.of(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 30));
+        Map<String, Object> conf = p.component("b").conf();
+        assertEquals(3, ((Number) conf.get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS)).intValue());
+        assertEquals(30, ((Number) conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS)).intValue());
+        assertEquals("mine", conf.get("my.key"));
+    }
+
+    @Test
+    void fusesOnlyOneToOneAcyclicEdges() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("s", new TestWordSpout(), 2);
+        b.setBolt("forward", new TestWordCounter(), 2).localOrShuffleGrouping("s");
+        b.setBolt("spread", new TestWordCounter(), 3).shuffleGrouping("forward");
+        b.setBolt("join", new TestWordCounter(), 1).shuffleGrouping("s").shuffleGrouping("forward");
+        b.setBolt("loopA", new TestWordCounter(), 1).shuffleGrouping("spread").shuffleGrouping("loopB");
+        b.setBolt("loopB", new TestWordCounter(), 1).shuffleGrouping("loopA");
+        TopologyPlan p = plan(b.createTopology(), Map.of());
+        FusionPlan f = FusionPlan.of(p);
+        assertEquals("s", f.fusedInto("forward"));
+        assertNull(f.fusedInto("spread"), "1 -> 3 shuffle crosses threads");
+        assertNull(f.fusedInto("join"), "two inputs");
+        assertNull(f.fusedInto("loopB"), "on a cycle");
+        assertTrue(p.onCycle("loopA", "loopB"));
+        assertFalse(p.onCycle("s", "forward"));
+        assertFalse(FusionPlan.of(plan(b.createTopology(), Map.of(MicroburstConfig.FUSION, false))).isFused("forward"));
+    }
+}

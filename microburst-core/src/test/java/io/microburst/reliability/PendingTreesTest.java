@@ -1,0 +1,68 @@
+package io.microburst.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PendingTreesTest {
+    private static final long T = 1_000;
+
+    private static TupleTree tree(int id) {
+        return new TupleTree(id, id, "s", 0, 0, 1, t -> { });
+    }
+
+    @Test
+    void treeExpiresOnSecondRotationAfterItsEmit() {
+        PendingTrees pending = new PendingTrees();
+        TupleTree t = tree(1);
+        pending.add(t);
+        List<TupleTree> expired = new ArrayList<>();
+        pending.rotate(T, T, true, expired::add);
+        assertTrue(expired.isEmpty(), "a tree survives the first rotation (it may be younger than T)");
+        pending.rotate(2 * T, T, true, expired::add);
+        assertEquals(List.of(t), expired);
+        assertEquals(0, pending.size());
+    }
+
+    @Test
+    void removedTreeNeverExpires() {
+        PendingTrees pending = new PendingTrees();
+        TupleTree a = tree(1);
+        TupleTree b = tree(2);
+        TupleTree c = tree(3);
+        pending.add(a);
+        pending.add(b);
+        pending.add(c);
+        pending.remove(b);
+        pending.remove(b);
+        List<TupleTree> expired = new ArrayList<>();
+        pending.rotate(T, T, true, expired::add);
+        pending.rotate(2 * T, T, true, expired::add);
+        assertEquals(2, expired.size());
+        assertTrue(expired.contains(a) && expired.contains(c));
+    }
+
+    @Test
+    void touchedTreeSurvivesAndBackpressureSuspendsExpiry() {
+        PendingTrees pending = new PendingTrees();
+        TupleTree touched = tree(1);
+        TupleTree plain = tree(2);
+        pending.add(touched);
+        pending.add(plain);
+        List<TupleTree> expired = new ArrayList<>();
+        pending.rotate(T, T, true, expired::add);
+        pending.rotate(2 * T, T, false, expired::add);
+        assertTrue(expired.isEmpty(), "no expiry in a period with backpressure: both start a new period");
+        pending.rotate(3 * T, T, true, expired::add);
+        assertTrue(expired.isEmpty());
+        touched.touch(4 * T - 10);
+        pending.rotate(4 * T, T, true, expired::add);
+        assertEquals(List.of(plain), expired, "the reset tree survives");
+        pending.rotate(5 * T, T, true, expired::add);
+        pending.rotate(6 * T, T, true, expired::add);
+        assertEquals(List.of(plain, touched), expired);
+    }
+}

@@ -1,0 +1,79 @@
+package io.microburst.routing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.storm.generated.GlobalStreamId;
+import org.apache.storm.grouping.CustomStreamGrouping;
+import org.apache.storm.task.WorkerTopologyContext;
+import org.junit.jupiter.api.Test;
+
+class GroupersTest {
+    private static final List<Integer> TARGETS = List.of(4, 5, 6, 7);
+
+    @Test
+    void shuffleSpreadsEvenly() {
+        ShuffleGrouper g = new ShuffleGrouper(TARGETS);
+        Map<Integer, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 400; i++) {
+            counts.merge(g.chooseTasks(List.of("x")).get(0), 1, Integer::sum);
+        }
+        assertEquals(Map.of(4, 100, 5, 100, 6, 100, 7, 100), counts);
+    }
+
+    @Test
+    void fieldsSendsEqualKeysToOneTaskAndUsesEveryTask() {
+        FieldsGrouper g = new FieldsGrouper(TARGETS, new int[] {1});
+        Map<String, Integer> taskOfKey = new HashMap<>();
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            String key = "k" + (i % 50);
+            int task = g.chooseTasks(List.of(i, key)).get(0);
+            Integer before = taskOfKey.putIfAbsent(key, task);
+            if (before != null) {
+                assertEquals(before, task, "key " + key);
+            }
+            used.add(task);
+        }
+        assertEquals(Set.copyOf(TARGETS), used);
+    }
+
+    @Test
+    void fieldsHashesArraysByContent() {
+        FieldsGrouper g = new FieldsGrouper(TARGETS, new int[] {0});
+        for (int i = 0; i < 20; i++) {
+            byte[] a = {(byte) i, 2, 3};
+            byte[] b = {(byte) i, 2, 3};
+            assertEquals(g.chooseTasks(List.of(a)), g.chooseTasks(List.of(b)));
+        }
+    }
+
+    @Test
+    void globalPicksLowestAndAllPicksEvery() {
+        assertEquals(List.of(4), FixedGrouper.global(List.of(7, 4, 6)).chooseTasks(List.of()));
+        assertEquals(TARGETS, FixedGrouper.all(TARGETS).chooseTasks(List.of()));
+    }
+
+    @Test
+    void customGroupingChoosingAForeignTaskFailsLoudly() {
+        CustomStreamGrouping wrong = new CustomStreamGrouping() {
+            @Override
+            public void prepare(WorkerTopologyContext context, GlobalStreamId stream, List<Integer> targetTasks) {
+            }
+
+            @Override
+            public List<Integer> chooseTasks(int taskId, List<Object> values) {
+                return List.of(99);
+            }
+        };
+        CustomGrouper g = new CustomGrouper(wrong, 1, TARGETS, "spout:default -> bolt");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> g.chooseTasks(List.of()));
+        assertTrue(e.getMessage().contains("task 99") && e.getMessage().contains("spout:default -> bolt"), e.getMessage());
+    }
+}
