@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.microburst.metrics.StatsHistory;
 import io.microburst.metrics.TaskStats;
 import io.microburst.runtime.TopologyRuntime;
 import io.microburst.runtime.TopologyRuntime.ExecutorView;
@@ -23,9 +24,9 @@ import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.generated.TopologySummary;
 
 /**
- * Builds Storm's thrift views (cluster, topology and executor summaries) of a running topology from the counters its tasks keep. Counts are exact (nothing is
- * sampled); latencies are means over sampled tuples. Storm's time windows (10 min, 3 h, 1 day) report the same values
- * as all-time: the counters are not bucketed by time.
+ * Builds Storm's thrift views (cluster, topology and executor summaries) from the counters tasks keep. Counts are
+ * exact (nothing is sampled); latencies are means over sampled tuples. Storm's windows (10 min, 3 h, 1 day) are the
+ * difference between the counters now and their copy in {@link StatsHistory} from the window's start.
  */
 public final class ClusterViews {
     static final String VERSION = "microburst-" + String.valueOf(ClusterViews.class.getPackage().getImplementationVersion());
@@ -44,10 +45,11 @@ public final class ClusterViews {
 
     public static TopologyInfo info(TopologyRuntime runtime, NumErrorsChoice errorChoice) {
         List<ExecutorSummary> executors = new ArrayList<>();
+        long now = System.currentTimeMillis();
         for (ExecutorView view : runtime.executorViews()) {
             ExecutorSummary summary = new ExecutorSummary(new ExecutorInfo(view.firstTask(), view.lastTask()),
                 view.componentId(), TopologyRuntime.HOST, TopologyRuntime.WORKER_PORT, runtime.uptimeSecs());
-            summary.set_stats(stats(view));
+            summary.set_stats(stats(view, runtime.statsHistory(), now));
             executors.add(summary);
         }
         Map<String, List<ErrorInfo>> errors = runtime.errors().snapshot();
@@ -72,50 +74,68 @@ public final class ClusterViews {
         return summary;
     }
 
-    private static ExecutorStats stats(ExecutorView view) {
-        Map<String, Long> emitted = new HashMap<>();
-        Map<String, Long> transferred = new HashMap<>();
-        ExecutorSpecificStats specific;
-        if (view.spout()) {
-            Map<String, Long> acked = new HashMap<>();
-            Map<String, Long> failed = new HashMap<>();
-            Map<String, double[]> complete = new HashMap<>();
+    private static ExecutorStats stats(ExecutorView view, StatsHistory history, long nowMillis) {
+        Map<String, Map<String, Long>> emitted = new HashMap<>();
+        Map<String, Map<String, Long>> transferred = new HashMap<>();
+        Map<String, Map<String, Long>> spoutAcked = new HashMap<>();
+        Map<String, Map<String, Long>> spoutFailed = new HashMap<>();
+        Map<String, Map<String, Double>> complete = new HashMap<>();
+        Map<String, Map<GlobalStreamId, Long>> acked = new HashMap<>();
+        Map<String, Map<GlobalStreamId, Long>> failed = new HashMap<>();
+        Map<String, Map<GlobalStreamId, Long>> executed = new HashMap<>();
+        Map<String, Map<GlobalStreamId, Double>> process = new HashMap<>();
+        Map<String, Map<GlobalStreamId, Double>> execute = new HashMap<>();
+        for (int w = 0; w < WINDOWS.length; w++) {
+            List<TaskStats> tasks = new ArrayList<>();
             for (TaskStats t : view.tasks()) {
+                tasks.add(w == 0 ? t : t.since(history.baseline(t.taskId(), w - 1, nowMillis)));
+            }
+            Map<String, Long> em = new HashMap<>();
+            Map<String, Long> tr = new HashMap<>();
+            Map<String, Long> sa = new HashMap<>();
+            Map<String, Long> sf = new HashMap<>();
+            Map<String, double[]> cl = new HashMap<>();
+            Map<GlobalStreamId, Long> ba = new HashMap<>();
+            Map<GlobalStreamId, Long> bf = new HashMap<>();
+            Map<GlobalStreamId, Long> ex = new HashMap<>();
+            Map<GlobalStreamId, double[]> pl = new HashMap<>();
+            Map<GlobalStreamId, double[]> el = new HashMap<>();
+            for (TaskStats t : tasks) {
                 for (int s = 0; s < t.outStreamCount(); s++) {
                     String stream = t.outStream(s);
-                    emitted.merge(stream, t.emitted(s), Long::sum);
-                    transferred.merge(stream, t.transferred(s), Long::sum);
-                    acked.merge(stream, t.spoutAckedCount(s), Long::sum);
-                    failed.merge(stream, t.spoutFailedCount(s), Long::sum);
-                    weigh(complete, stream, t.completeMsAvg(s), t.spoutAckedCount(s));
-                }
-            }
-            specific = ExecutorSpecificStats.spout(new SpoutStats(windowed(acked), windowed(failed),
-                windowed(means(complete))));
-        } else {
-            Map<GlobalStreamId, Long> acked = new HashMap<>();
-            Map<GlobalStreamId, Long> failed = new HashMap<>();
-            Map<GlobalStreamId, Long> executed = new HashMap<>();
-            Map<GlobalStreamId, double[]> process = new HashMap<>();
-            Map<GlobalStreamId, double[]> execute = new HashMap<>();
-            for (TaskStats t : view.tasks()) {
-                for (int s = 0; s < t.outStreamCount(); s++) {
-                    emitted.merge(t.outStream(s), t.emitted(s), Long::sum);
-                    transferred.merge(t.outStream(s), t.transferred(s), Long::sum);
+                    em.merge(stream, t.emitted(s), Long::sum);
+                    tr.merge(stream, t.transferred(s), Long::sum);
+                    if (view.spout()) {
+                        sa.merge(stream, t.spoutAckedCount(s), Long::sum);
+                        sf.merge(stream, t.spoutFailedCount(s), Long::sum);
+                        weigh(cl, stream, t.completeMsAvg(s), t.spoutAckedCount(s));
+                    }
                 }
                 for (int i = 0; i < t.inputCount(); i++) {
                     GlobalStreamId input = new GlobalStreamId(t.inputComponent(i), t.inputStream(i));
-                    acked.merge(input, t.acked(i), Long::sum);
-                    failed.merge(input, t.failed(i), Long::sum);
-                    executed.merge(input, t.executed(i), Long::sum);
-                    weigh(process, input, t.processMsAvg(i), t.acked(i));
-                    weigh(execute, input, t.executeMsAvg(i), t.executed(i));
+                    ba.merge(input, t.acked(i), Long::sum);
+                    bf.merge(input, t.failed(i), Long::sum);
+                    ex.merge(input, t.executed(i), Long::sum);
+                    weigh(pl, input, t.processMsAvg(i), t.acked(i));
+                    weigh(el, input, t.executeMsAvg(i), t.executed(i));
                 }
             }
-            specific = ExecutorSpecificStats.bolt(new BoltStats(windowed(acked), windowed(failed),
-                windowed(means(process)), windowed(executed), windowed(means(execute))));
+            String window = WINDOWS[w];
+            emitted.put(window, em);
+            transferred.put(window, tr);
+            spoutAcked.put(window, sa);
+            spoutFailed.put(window, sf);
+            complete.put(window, means(cl));
+            acked.put(window, ba);
+            failed.put(window, bf);
+            executed.put(window, ex);
+            process.put(window, means(pl));
+            execute.put(window, means(el));
         }
-        return new ExecutorStats(windowed(emitted), windowed(transferred), specific, 1.0);
+        ExecutorSpecificStats specific = view.spout()
+            ? ExecutorSpecificStats.spout(new SpoutStats(spoutAcked, spoutFailed, complete))
+            : ExecutorSpecificStats.bolt(new BoltStats(acked, failed, process, executed, execute));
+        return new ExecutorStats(emitted, transferred, specific, 1.0);
     }
 
     private static <K> void weigh(Map<K, double[]> acc, K key, double mean, long weight) {
@@ -127,14 +147,6 @@ public final class ClusterViews {
     private static <K> Map<K, Double> means(Map<K, double[]> acc) {
         Map<K, Double> result = new HashMap<>();
         acc.forEach((k, a) -> result.put(k, a[1] == 0 ? 0.0 : a[0] / a[1]));
-        return result;
-    }
-
-    private static <K, V> Map<String, Map<K, V>> windowed(Map<K, V> values) {
-        Map<String, Map<K, V>> result = new HashMap<>();
-        for (String w : WINDOWS) {
-            result.put(w, new HashMap<>(values));
-        }
         return result;
     }
 }

@@ -61,6 +61,48 @@ public final class TaskStats {
         processSamples = new long[n];
     }
 
+    private TaskStats(TaskStats source) {
+        this(source.taskId, source.componentId, source.outStreams, source.inputComponents, source.inputStreams);
+    }
+
+    /** A copy of the counters as they are now (racy reads of another thread's counters: each value is whole). */
+    public TaskStats copy() {
+        TaskStats c = new TaskStats(this);
+        c.add(this, 1);
+        return c;
+    }
+
+    /** The counts since {@code older}, a copy of this task's counters taken earlier (null: since the start). */
+    public TaskStats since(TaskStats older) {
+        TaskStats d = copy();
+        if (older != null) {
+            d.add(older, -1);
+        }
+        return d;
+    }
+
+    private void add(TaskStats o, int sign) {
+        addInto(emitted, o.emitted, sign);
+        addInto(transferred, o.transferred, sign);
+        addInto(spoutAcked, o.spoutAcked, sign);
+        addInto(spoutFailed, o.spoutFailed, sign);
+        addInto(completeNanos, o.completeNanos, sign);
+        addInto(completeSamples, o.completeSamples, sign);
+        addInto(executed, o.executed, sign);
+        addInto(acked, o.acked, sign);
+        addInto(failed, o.failed, sign);
+        addInto(executeNanos, o.executeNanos, sign);
+        addInto(executeSamples, o.executeSamples, sign);
+        addInto(processNanos, o.processNanos, sign);
+        addInto(processSamples, o.processSamples, sign);
+    }
+
+    private static void addInto(long[] into, long[] from, int sign) {
+        for (int i = 0; i < into.length; i++) {
+            into[i] += sign * from[i];
+        }
+    }
+
     public void emitted(int stream, int targets) {
         emitted[stream]++;
         transferred[stream] += targets;

@@ -27,6 +27,8 @@ final class BoltTask extends TaskRunner {
 
     private IBolt bolt;
     private int sampleCounter;
+    /** Tracked tuples given to execute and not yet acked or failed: they fail if this instance dies. */
+    private RoutedTuple heldHead;
     private TupleTree[] anchorTrees = new TupleTree[4];
     private long[] anchorEdges = new long[4];
 
@@ -57,6 +59,9 @@ final class BoltTask extends TaskRunner {
             failTree(tuple);
             return;
         }
+        if (tuple.getMessageId() instanceof TrackedMessageId) {
+            hold(tuple);
+        }
         boolean sampled = ++sampleCounter == SAMPLE_EVERY;
         long start = 0;
         if (sampled) {
@@ -68,6 +73,7 @@ final class BoltTask extends TaskRunner {
             bolt.execute(tuple);
         } catch (Throwable t) {
             failTree(tuple);
+            failHeld();
             failed(t, "execute");
             return;
         }
@@ -151,9 +157,56 @@ final class BoltTask extends TaskRunner {
         return count + 1;
     }
 
+    private void hold(RoutedTuple t) {
+        t.held = true;
+        t.heldPrev = null;
+        t.heldNext = heldHead;
+        if (heldHead != null) {
+            heldHead.heldPrev = t;
+        }
+        heldHead = t;
+    }
+
+    /** Forgets a tuple that was acked or failed; from a thread of the user's own, the executor does it later. */
+    private void release(RoutedTuple t) {
+        if (!t.held || t.target != this) {
+            return;
+        }
+        if (!executor.isOwnThread()) {
+            executor.post((Runnable) () -> release(t));
+            return;
+        }
+        t.held = false;
+        if (t.heldPrev != null) {
+            t.heldPrev.heldNext = t.heldNext;
+        } else {
+            heldHead = t.heldNext;
+        }
+        if (t.heldNext != null) {
+            t.heldNext.heldPrev = t.heldPrev;
+        }
+        t.heldPrev = null;
+        t.heldNext = null;
+    }
+
+    /** The instance died: every tuple it held fails back to its spout. */
+    private void failHeld() {
+        RoutedTuple t = heldHead;
+        heldHead = null;
+        while (t != null) {
+            RoutedTuple next = t.heldNext;
+            t.held = false;
+            t.heldPrev = null;
+            t.heldNext = null;
+            failTree(t);
+            t = next;
+        }
+    }
+
     void ack(Tuple input) {
         long processNanos = -1;
         if (input instanceof RoutedTuple rt) {
+            release(rt);
             if (rt.getMessageId() instanceof TrackedMessageId id) {
                 id.ack(rt.getAckVal());
             }
@@ -176,6 +229,7 @@ final class BoltTask extends TaskRunner {
         failTree(input);
         long nanos = -1;
         if (input instanceof RoutedTuple rt) {
+            release(rt);
             if (rt.sampleStartNanos != 0) {
                 nanos = System.nanoTime() - rt.sampleStartNanos;
             }
@@ -199,6 +253,7 @@ final class BoltTask extends TaskRunner {
 
     /** Restarts after a failure: a fresh instance, prepared like the first. */
     void restart() {
+        failHeld();
         cleanupQuietly();
         start();
     }

@@ -15,6 +15,10 @@ public final class RoutedTuple extends TupleImpl {
     final int inputIndex;
     /** System.nanoTime when execution of a sampled tuple started, 0 when not sampled. Target's thread only. */
     long sampleStartNanos;
+    /** Links in the target task's list of tracked tuples it has received and not yet acked or failed. */
+    RoutedTuple heldPrev;
+    RoutedTuple heldNext;
+    boolean held;
 
     RoutedTuple(GeneralTopologyContext context, List<Object> values, String sourceComponent, int sourceTask,
                 String streamId, MessageId id, BoltTask target, int inputIndex) {

@@ -23,6 +23,7 @@ import com.codahale.metrics.Metric;
 import io.microburst.MicroburstConfig;
 import io.microburst.metrics.ErrorLog;
 import io.microburst.metrics.MetricsConsumers;
+import io.microburst.metrics.StatsHistory;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.FusionPlan;
@@ -84,6 +85,7 @@ public final class TopologyRuntime {
     /** Counts hand-overs that found a full queue; timeouts are suspended in a period where it moved (STORM-2359). */
     private final AtomicLong backpressureWaits = new AtomicLong();
     private final long launchMillis = System.currentTimeMillis();
+    private final StatsHistory statsHistory = new StatsHistory();
 
     private volatile Executor[] executors = new Executor[0];
     private volatile BoltTask[] boltsByTask = new BoltTask[0];
@@ -94,6 +96,7 @@ public final class TopologyRuntime {
     private volatile String status = "ACTIVE";
     private volatile String haltReason;
     private boolean stopped;
+    private ScheduledFuture<?> statsRecorder;
 
     public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
         this.plan = plan;
@@ -139,6 +142,19 @@ public final class TopologyRuntime {
         startWorkerHooks();
         startMetricsConsumers();
         launchExecutors();
+        statsRecorder = timer.every(StatsHistory.RECORD_EVERY_MS, StatsHistory.RECORD_EVERY_MS, this::recordStats);
+    }
+
+    private void recordStats() {
+        List<TaskStats> all = new ArrayList<>();
+        for (ExecutorView v : executorViews()) {
+            all.addAll(v.tasks());
+        }
+        statsHistory.record(System.currentTimeMillis(), all);
+    }
+
+    public StatsHistory statsHistory() {
+        return statsHistory;
     }
 
     private void launchExecutors() {
@@ -306,6 +322,9 @@ public final class TopologyRuntime {
         drain(waitSecs);
         stopExecutors();
         stopped = true;
+        if (statsRecorder != null) {
+            statsRecorder.cancel(false);
+        }
         for (ScheduledFuture<?> f : schedules) {
             f.cancel(false);
         }
@@ -344,6 +363,7 @@ public final class TopologyRuntime {
         }
         schedules.clear();
         scheduledBuckets.clear();
+        statsHistory.clear();
         executorCounts.forEach(plan::setExecutors);
         halted = false;
         active = wasActive;
