@@ -15,6 +15,11 @@ public final class MicroburstConfig {
     public static final String TASK_RESTART_BACKOFF_MS = "microburst.task.restart.backoff.ms";
     /** Boolean, default false: tune topology.max.spout.pending at run time (Storm @Twitter, section 3.3.3). */
     public static final String MAX_SPOUT_PENDING_AUTOTUNE = "microburst.max.spout.pending.autotune";
+    /**
+     * Integer, default 120: seconds between two tuning steps when {@link #MAX_SPOUT_PENDING_AUTOTUNE} is on. The tuner
+     * starts from topology.max.spout.pending, or from 1000 when that is unset.
+     */
+    public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
     /** Integer, default 1024: capacity of each executor's receive queue (rounded up to a power of two). */
     public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
     /** Integer, default 64: most tuples a producer buffers for one consumer before handing them over. */

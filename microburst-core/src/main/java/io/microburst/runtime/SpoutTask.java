@@ -1,6 +1,8 @@
 package io.microburst.runtime;
 
 import java.util.List;
+import io.microburst.MicroburstConfig;
+import io.microburst.reliability.MaxPendingTuner;
 import io.microburst.reliability.PendingTrees;
 import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
@@ -10,6 +12,7 @@ import org.apache.storm.hooks.info.SpoutAckInfo;
 import org.apache.storm.hooks.info.SpoutFailInfo;
 import org.apache.storm.spout.ISpout;
 import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.utils.ObjectReader;
 
 /**
  * A spout task: calls nextTuple while the topology is active and its pending trees are below max spout pending,
@@ -18,7 +21,9 @@ import org.apache.storm.spout.SpoutOutputCollector;
  */
 final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     private final PendingTrees pending = new PendingTrees();
-    private final int maxPending;
+    private int maxPending;
+    private final MaxPendingTuner tuner;
+    private long ackedSinceTune;
     private ISpout spout;
     private boolean activated;
     private int inFlight;
@@ -29,6 +34,12 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         super(topology, executor, component, taskId);
         Object max = component.conf().get(org.apache.storm.Config.TOPOLOGY_MAX_SPOUT_PENDING);
         this.maxPending = max == null ? 0 : ((Number) max).intValue();
+        if (ObjectReader.getBoolean(component.conf().get(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE), false)) {
+            tuner = new MaxPendingTuner(maxPending > 0 ? maxPending : 1000);
+            maxPending = (int) Math.min(Integer.MAX_VALUE, tuner.get());
+        } else {
+            tuner = null;
+        }
     }
 
     @Override
@@ -162,7 +173,26 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         });
     }
 
+    /** Spout thread: one tuning step from the trees acked since the last (max spout pending auto-tuning). */
+    void autoTune() {
+        if (tuner != null) {
+            tuner.autoTune(ackedSinceTune);
+            ackedSinceTune = 0;
+            maxPending = (int) Math.min(Integer.MAX_VALUE, tuner.get());
+        }
+    }
+
+    boolean autoTuned() {
+        return tuner != null;
+    }
+
+    /** The current bound on pending trees (0 = none). */
+    int maxPending() {
+        return maxPending;
+    }
+
     private void acked(Object messageId, int stream, long completeNanos) {
+        ackedSinceTune++;
         stats.spoutAcked(stream, completeNanos);
         if (!hooks.isEmpty()) {
             SpoutAckInfo info = new SpoutAckInfo(messageId, taskId, completeNanos < 0 ? null : completeNanos / 1_000_000);

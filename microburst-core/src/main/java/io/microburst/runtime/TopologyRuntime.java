@@ -278,6 +278,13 @@ public final class TopologyRuntime {
             }
             byFrequency.forEach((freq, bolts) -> schedules.add(timer.every(freq * 1000L, freq * 1000L,
                 () -> e.post((Runnable) () -> bolts.forEach(b -> b.executeTick(freq))))));
+            List<SpoutTask> tuned = spouts.stream().filter(SpoutTask::autoTuned).toList();
+            if (!tuned.isEmpty() && acking) {
+                long period = 1000L * ObjectReader.getInt(
+                    plan.conf().get(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE_SECS), 120);
+                schedules.add(timer.every(period, period,
+                    () -> e.post((Runnable) () -> tuned.forEach(SpoutTask::autoTune))));
+            }
             if (!spouts.isEmpty() && acking && timeouts) {
                 long period = timeoutSecs * 1000L;
                 long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);

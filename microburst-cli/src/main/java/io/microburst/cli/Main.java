@@ -1,0 +1,55 @@
+package io.microburst.cli;
+
+import io.microburst.cli.demo.DemoRun;
+import io.microburst.cli.display.FrameRenderer;
+import io.microburst.cli.display.TerminalDetector;
+import io.microburst.cli.local.LocalRun;
+import java.io.PrintStream;
+
+/**
+ * Entry point of the {@code microburst} command. The only place that calls {@link System#exit}: 0 on success, 1 when
+ * the run failed, 2 on a usage error.
+ */
+public final class Main {
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        // Exit explicitly: a topology's main or the cluster may leave non-daemon threads behind.
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one command and returns the exit status; never exits the JVM itself. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        try {
+            Command command = CommandLineParser.parse(args);
+            if (command instanceof Command.Help) {
+                out.println(Usage.TEXT);
+                return OK;
+            }
+            if (command instanceof Command.Local local) {
+                return new LocalRun(local, ClusterFactory.fromSystemProperties(), out, err).run();
+            }
+            Command.Demo demo = (Command.Demo) command;
+            new DemoRun(demo, ClusterFactory.fromSystemProperties(),
+                    FrameRenderer.forOutput(TerminalDetector.isInteractive()), out, err).run();
+            return OK;
+        } catch (UsageException e) {
+            err.println("microburst: " + e.getMessage());
+            err.println(Usage.TEXT);
+            return USAGE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("microburst: interrupted");
+            return FAILED;
+        } catch (Exception | LinkageError e) {
+            err.println("microburst: failed: " + e);
+            e.printStackTrace(err);
+            return FAILED;
+        }
+    }
+}

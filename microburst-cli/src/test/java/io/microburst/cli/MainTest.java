@@ -1,0 +1,53 @@
+package io.microburst.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpPrintsUsageAndSucceeds() {
+        assertEquals(Main.OK, run("help"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("microburst local"));
+    }
+
+    @Test
+    void usageErrorExitsWithTwoAndExplains() {
+        assertEquals(Main.USAGE, run("local", "--duration", "x", "a.jar", "M"));
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("microburst: --duration expects a positive whole number"), text);
+        assertTrue(text.contains("Usage:"), text);
+    }
+
+    @Test
+    void missingJarIsAUsageError(@TempDir Path dir) {
+        assertEquals(Main.USAGE, run("local", dir.resolve("absent.jar").toString(), "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("not a readable jar file"));
+    }
+
+    @Test
+    void unknownMainClassIsAUsageError(@TempDir Path dir) throws Exception {
+        Path emptyJar = dir.resolve("empty.jar");
+        try (var jar = new java.util.jar.JarOutputStream(Files.newOutputStream(emptyJar))) {
+            jar.putNextEntry(new java.util.jar.JarEntry("README"));
+            jar.closeEntry();
+        }
+        assertEquals(Main.USAGE, run("local", emptyJar.toString(), "com.example.Absent"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("class com.example.Absent not found"));
+    }
+}

@@ -1,0 +1,125 @@
+package io.microburst.cli.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.microburst.cli.ClusterFactory;
+import io.microburst.cli.Main;
+import io.microburst.cli.testsupport.JavaProcess;
+import io.microburst.cli.testsupport.StormLocalClusterOnLoopback;
+import io.microburst.cli.testsupport.TopologyJarBuilder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code microburst local} end to end: a topology jar built here from source, run by {@link Main} in a fresh JVM,
+ * exactly as a user would run it. The bolt's record file shows what reached the topology.
+ */
+class LocalCommandEndToEndTest {
+    private static final Duration PROCESS_TIMEOUT = Duration.ofSeconds(90);
+    /** How a JVM that ran its shutdown hooks after SIGTERM exits: 128 + 15. */
+    private static final int SIGTERM_EXIT = 143;
+    private static final List<String> EXPECTED_RECORD = List.of(
+            "conf recording.kept=from-main",
+            "conf recording.number=42",
+            "conf recording.overridden=from-cli",
+            "word alpha", "word beta", "word delta", "word gamma");
+
+    @TempDir
+    static Path sharedDir;
+    private static Path jar;
+
+    @BeforeAll
+    static void buildTopologyJar() throws IOException {
+        jar = TopologyJarBuilder.build(RecordingTopologySource.sources(), sharedDir);
+    }
+
+    /** The product path: the jar runs on Microburst for a few seconds, long enough on a loaded machine. */
+    @Test
+    void runsAnUnchangedJarOnMicroburst(@TempDir Path dir) throws Exception {
+        assertRunRecordsEverything(dir, 5);
+    }
+
+    /**
+     * The same jar on Apache Storm's own LocalCluster, run until terminated: proves the command line independently of
+     * the engine, and that a stop request (as Ctrl-C) kills the topology through the shutdown hook. Storm's workers
+     * deserialise spouts and bolts with the application class loader, not the submitting thread's context class
+     * loader, so (as with Storm's own {@code storm local}) the jar also goes on the class path here.
+     */
+    @Test
+    void runsTheSameJarOnStormLocalClusterUntilTerminated(@TempDir Path dir) throws Exception {
+        Path record = dir.resolve("record.txt");
+        try (JavaProcess process = JavaProcess.start(dir,
+                List.of("-D" + ClusterFactory.CLUSTER_CLASS_PROPERTY + "=" + StormLocalClusterOnLoopback.class.getName()),
+                List.of(jar), Main.class.getName(), List.of("local", "--conf", "recording.overridden=from-cli",
+                        "--conf", "recording.number=42", jar.toString(), RecordingTopologySource.MAIN_CLASS,
+                        record.toString()))) {
+            awaitRecord(record, process);
+            process.terminate();
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(SIGTERM_EXIT, exit, process.output());
+            assertTrue(process.stdout().contains("running recording until interrupted"), process.output());
+            assertTrue(process.output().contains("killing topology recording"), process.output());
+        }
+    }
+
+    @Test
+    void failingMainExitsNonZeroAndReportsTheError(@TempDir Path dir) throws Exception {
+        Path record = dir.resolve("record.txt");
+        try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
+                "local", "--duration", "1", jar.toString(), RecordingTopologySource.MAIN_CLASS,
+                record.toString(), "fail"))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(1, exit, process.output());
+            assertTrue(process.output().contains("main was asked to fail"), process.output());
+            assertTrue(Files.notExists(record), "nothing was submitted");
+        }
+    }
+
+    private static void assertRunRecordsEverything(Path dir, int seconds) throws Exception {
+        Path record = dir.resolve("record.txt");
+        try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
+                "local", "--duration", Integer.toString(seconds), "--conf", "recording.overridden=from-cli",
+                "--conf", "recording.number=42", jar.toString(), RecordingTopologySource.MAIN_CLASS,
+                record.toString()))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertTrue(Files.exists(record), "the bolt never ran\n" + process.output());
+            assertEquals(EXPECTED_RECORD, sortedLines(record), process.output());
+            assertTrue(process.stdout().contains("running " + RecordingTopologySource.TOPOLOGY_NAME + " for " + seconds + " s"),
+                    process.output());
+            assertNotEquals(-1, process.output().indexOf("killing topology recording"), process.output());
+        }
+    }
+
+    /** Waits until the record holds everything expected (the topology did its work), or fails. */
+    private static void awaitRecord(Path record, JavaProcess process) throws Exception {
+        long deadline = System.nanoTime() + PROCESS_TIMEOUT.toNanos();
+        while (!Files.exists(record) || !sortedLines(record).equals(EXPECTED_RECORD)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the topology did not record everything in time\n"
+                        + (Files.exists(record) ? sortedLines(record) : "no record") + "\n" + process.output());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static List<String> sortedLines(Path file) throws IOException {
+        List<String> lines = new ArrayList<>(Files.readAllLines(file, StandardCharsets.UTF_8));
+        Collections.sort(lines);
+        return lines;
+    }
+}

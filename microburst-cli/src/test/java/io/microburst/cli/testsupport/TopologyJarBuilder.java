@@ -1,0 +1,75 @@
+package io.microburst.cli.testsupport;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/** Compiles Java sources against the test class path and packs the classes into a jar, as a user's build would. */
+public final class TopologyJarBuilder {
+    private TopologyJarBuilder() {
+    }
+
+    /**
+     * @param sources fully qualified class name to source text
+     * @param workDir a scratch directory; the jar is written inside it
+     * @return the jar
+     */
+    public static Path build(Map<String, String> sources, Path workDir) throws IOException {
+        Path sourceDir = Files.createDirectories(workDir.resolve("src"));
+        Path classDir = Files.createDirectories(workDir.resolve("classes"));
+        List<Path> files = new ArrayList<>();
+        for (Map.Entry<String, String> source : sources.entrySet()) {
+            Path file = sourceDir.resolve(source.getKey().replace('.', '/') + ".java");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, source.getValue(), StandardCharsets.UTF_8);
+            files.add(file);
+        }
+        compile(files, classDir);
+        Path jar = workDir.resolve("topology.jar");
+        writeJar(classDir, jar);
+        return jar;
+    }
+
+    private static void compile(List<Path> files, Path classDir) throws IOException {
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        if (compiler == null) {
+            throw new IllegalStateException("no Java compiler in this runtime (a JRE, not a JDK?)");
+        }
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager fileManager = compiler.getStandardFileManager(diagnostics, null,
+                StandardCharsets.UTF_8)) {
+            List<String> options = List.of("-classpath", TestClassPath.get(), "-d", classDir.toString(),
+                    "--release", "17", "-proc:none");
+            boolean ok = compiler.getTask(null, fileManager, diagnostics, options, null,
+                    fileManager.getJavaFileObjectsFromPaths(files)).call();
+            if (!ok) {
+                throw new IllegalStateException("compiling the test topology failed: " + diagnostics.getDiagnostics());
+            }
+        }
+    }
+
+    private static void writeJar(Path classDir, Path jar) throws IOException {
+        try (OutputStream out = Files.newOutputStream(jar);
+             JarOutputStream jarOut = new JarOutputStream(out);
+             Stream<Path> classes = Files.walk(classDir)) {
+            for (Path file : (Iterable<Path>) classes.filter(Files::isRegularFile)::iterator) {
+                jarOut.putNextEntry(new JarEntry(classDir.relativize(file).toString().replace('\\', '/')));
+                Files.copy(file, jarOut);
+                jarOut.closeEntry();
+            }
+        }
+    }
+}
