@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.microburst.cluster.ClusterViews;
+import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.TopologyPlan;
@@ -48,6 +49,7 @@ public final class MicroburstCluster implements ILocalCluster {
     private final AtomicInteger submissions = new AtomicInteger();
     private final long startMillis = System.currentTimeMillis();
     private volatile boolean closed;
+    private TransactionalStateServer stateServer;
 
     /** A cluster with Storm's default configuration (defaults.yaml, and storm.yaml if one is on the class path). */
     public MicroburstCluster() {
@@ -81,6 +83,12 @@ public final class MicroburstCluster implements ILocalCluster {
         topoConf.put(Config.TOPOLOGY_NAME, topologyName);
         topoConf.put(Config.STORM_ID, stormId);
         topoConf.put(Config.STORM_CLUSTER_MODE, "local");
+        if (needsTransactionalState(topology) && (conf == null
+            || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
+            TransactionalStateServer server = transactionalStateServer();
+            topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS, List.of(server.host()));
+            topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_PORT, server.port());
+        }
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
@@ -111,6 +119,27 @@ public final class MicroburstCluster implements ILocalCluster {
             throw invalid;
         }
         return new LocalTopology(topologyName);
+    }
+
+    /** Trident's master batch coordinator keeps its state in ZooKeeper through Storm's TransactionalState. */
+    private static boolean needsTransactionalState(StormTopology topology) {
+        if (topology == null || topology.get_spouts() == null) {
+            return false;
+        }
+        for (String id : topology.get_spouts().keySet()) {
+            if (id.startsWith("$mastercoord")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private synchronized TransactionalStateServer transactionalStateServer() {
+        checkOpen();
+        if (stateServer == null) {
+            stateServer = TransactionalStateServer.start();
+        }
+        return stateServer;
     }
 
     @Override
@@ -288,6 +317,12 @@ public final class MicroburstCluster implements ILocalCluster {
             forget(r);
         }
         timer.close();
+        synchronized (this) {
+            if (stateServer != null) {
+                stateServer.close();
+                stateServer = null;
+            }
+        }
     }
 
     private void forget(TopologyRuntime runtime) {

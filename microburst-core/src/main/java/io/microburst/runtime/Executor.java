@@ -406,6 +406,10 @@ public final class Executor implements Runnable {
         return quiet && overflowing == 0 && inbox.isEmpty() && mailbox.isEmpty();
     }
 
+    boolean stopRequested() {
+        return stopRequested;
+    }
+
     boolean isStoppedForGood() {
         return stopped.getCount() == 0;
     }

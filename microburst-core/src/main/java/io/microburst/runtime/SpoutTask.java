@@ -20,6 +20,7 @@ import org.apache.storm.utils.ObjectReader;
  * fails or times out. Confined to its executor's thread, except {@link #treeCompleted}.
  */
 final class SpoutTask extends TaskRunner implements TupleTree.Owner {
+    private static final long SPOUT_TURN_NANOS = 1_000_000;
     private final PendingTrees pending = new PendingTrees();
     private int maxPending;
     private final MaxPendingTuner tuner;
@@ -86,8 +87,13 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
             return 0;
         }
         int emitted = 0;
+        long start = System.nanoTime();
         for (int i = 0; i < max; i++) {
             if (maxPending > 0 && inFlight >= maxPending) {
+                break;
+            }
+            // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch.
+            if ((i & 7) == 7 && (executor.stopRequested() || System.nanoTime() - start > SPOUT_TURN_NANOS)) {
                 break;
             }
             emittedThisCall = 0;
