@@ -93,7 +93,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
                 break;
             }
             // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch.
-            if ((i & 7) == 7 && (executor.stopRequested() || System.nanoTime() - start > SPOUT_TURN_NANOS)) {
+            if ((i == 1 || (i & 7) == 7) && (executor.stopRequested() || System.nanoTime() - start > SPOUT_TURN_NANOS)) {
                 break;
             }
             emittedThisCall = 0;
