@@ -86,6 +86,7 @@ public final class TopologyRuntime {
     private final AtomicLong backpressureWaits = new AtomicLong();
     private final long launchMillis = System.currentTimeMillis();
     private final StatsHistory statsHistory = new StatsHistory();
+    private final WorkDir workDir;
 
     private volatile Executor[] executors = new Executor[0];
     private volatile BoltTask[] boltsByTask = new BoltTask[0];
@@ -131,6 +132,7 @@ public final class TopologyRuntime {
             tasks.add(t);
         }
         this.workerTasks = List.copyOf(tasks);
+        this.workDir = WorkDir.create(plan.name(), loader);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -350,6 +352,7 @@ public final class TopologyRuntime {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        workDir.close();
     }
 
     /**
@@ -473,7 +476,8 @@ public final class TopologyRuntime {
             return;
         }
         WorkerUserContext context = new WorkerUserContext(plan.topology(), plan.conf(), plan.taskToComponent(),
-            plan.componentToSortedTasks(), plan.componentToStreamToFields(), plan.stormId(), null, null, WORKER_PORT,
+            plan.componentToSortedTasks(), plan.componentToStreamToFields(), plan.stormId(), workDir.codeDir(),
+            workDir.pidDir(), WORKER_PORT,
             workerTasks, defaultResources, userResources, null, null, null);
         for (ByteBuffer serialized : hooks) {
             byte[] bytes = new byte[serialized.remaining()];
@@ -514,7 +518,8 @@ public final class TopologyRuntime {
             int taskId = (Integer) c[1];
             IMetricsConsumer consumer = (IMetricsConsumer) c[2];
             TopologyContext context = new TopologyContext(plan.topology(), plan.conf(), taskToComponent, componentTasks,
-                plan.componentToStreamToFields(), new ConcurrentHashMap<>(), plan.stormId(), null, null, taskId,
+                plan.componentToStreamToFields(), new ConcurrentHashMap<>(), plan.stormId(), workDir.codeDir(),
+                workDir.pidDir(), taskId,
                 WORKER_PORT, workerTasks, defaultResources, userResources, new HashMap<>(), new HashMap<>(),
                 new AtomicBoolean(), metricRegistry);
             consumer.prepare(plan.conf(), c[3], context, error -> errors.add(componentId, taskId, error));
@@ -590,7 +595,8 @@ public final class TopologyRuntime {
         }
         preparedFlag(task.taskId).set(false);
         return new TopologyContext(plan.topology(), plan.conf(), plan.taskToComponent(), plan.componentToSortedTasks(),
-            plan.componentToStreamToFields(), new ConcurrentHashMap<>(), plan.stormId(), null, null, task.taskId,
+            plan.componentToStreamToFields(), new ConcurrentHashMap<>(), plan.stormId(), workDir.codeDir(),
+            workDir.pidDir(), task.taskId,
             WORKER_PORT, workerTasks, defaultResources, userResources, task.executor.executorData,
             task.executor.registeredMetrics, preparedFlag(task.taskId), metricRegistry);
     }
