@@ -59,7 +59,7 @@ final class BoltTask extends TaskRunner {
             failTree(tuple);
             return;
         }
-        if (tuple.getMessageId() instanceof TrackedMessageId) {
+        if (topology.acking() && tuple.getMessageId() instanceof TrackedMessageId) {
             hold(tuple);
         }
         boolean sampled = ++sampleCounter == SAMPLE_EVERY;
@@ -105,15 +105,26 @@ final class BoltTask extends TaskRunner {
         r.checkValues(values, this);
         List<Integer> out = chooseTargets(r, values, directTask);
         int n = targetCount;
-        boolean anchored = anchors != null && !anchors.isEmpty() && topology.acking();
-        for (int i = 0; i < n; i++) {
-            MessageId id = anchored ? anchoredId(anchors) : UNANCHORED;
-            executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId, id,
-                topology.bolt(targetTasks[i]), targetInputs[i]));
+        if (anchors != null && !anchors.isEmpty() && topology.acking()) {
+            sendAnchored(r, anchors, values, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId,
+                    UNANCHORED, topology.bolt(targetTasks[i]), targetInputs[i]));
+            }
         }
         stats.emitted(r.index, n);
-        emitHooks(values, streamId, out);
+        if (!hooks.isEmpty()) {
+            emitHooks(values, streamId, out);
+        }
         return out;
+    }
+
+    private void sendAnchored(StreamRoute r, Collection<Tuple> anchors, List<Object> values, int n) {
+        for (int i = 0; i < n; i++) {
+            executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, r.streamId,
+                anchoredId(anchors), topology.bolt(targetTasks[i]), targetInputs[i]));
+        }
     }
 
     /**

@@ -64,7 +64,8 @@ public final class Executor implements Runnable {
     /** Storm's per-executor maps handed to every task context of this executor. */
     final Map<String, Object> executorData = new HashMap<>();
     final Map<Integer, Map<Integer, Map<String, IMetric>>> registeredMetrics = new HashMap<>();
-    private volatile Thread thread;
+    /** Written once before any executor of the topology starts; read by producers to wake this one. */
+    private Thread thread;
     private volatile boolean sleeping;
     private volatile boolean stopRequested;
     /** True while this executor found nothing to do on its last turn. */
@@ -99,12 +100,19 @@ public final class Executor implements Runnable {
         return tasks;
     }
 
-    /** Starts the thread. */
-    void start() {
+    /**
+     * Creates the thread. All executors of a topology create theirs before any starts, so every executor sees every
+     * other's thread (Thread.start orders the writes before it).
+     */
+    void createThread() {
         Thread t = new Thread(this, name);
         t.setDaemon(true);
         thread = t;
-        t.start();
+    }
+
+    /** Starts the thread made by {@link #createThread()}. */
+    void start() {
+        thread.start();
     }
 
     @Override

@@ -117,25 +117,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         List<Integer> out = chooseTargets(r, values, directTask);
         int n = targetCount;
         if (messageId != null && topology.acking()) {
-            if (edges.length < n) {
-                edges = new long[Math.max(n, edges.length * 2)];
-            }
-            long ackVal = 0;
-            for (int i = 0; i < n; i++) {
-                long e = nextId();
-                edges[i] = e;
-                ackVal ^= e;
-            }
-            TupleTree tree = new TupleTree(nextId(), messageId, streamId, r.index, System.nanoTime(), ackVal, this);
-            pending.add(tree);
-            inFlight++;
-            for (int i = 0; i < n; i++) {
-                executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId,
-                    TrackedMessageId.of(tree, edges[i]), topology.bolt(targetTasks[i]), targetInputs[i]));
-            }
-            if (n == 0) {
-                tree.completeIfEmpty();
-            }
+            sendTracked(r, values, messageId, n);
         } else {
             for (int i = 0; i < n; i++) {
                 executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId,
@@ -144,11 +126,36 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         }
         stats.emitted(r.index, n);
         emittedThisCall++;
-        emitHooks(values, streamId, out);
+        if (!hooks.isEmpty()) {
+            emitHooks(values, streamId, out);
+        }
         if (messageId != null && !topology.acking()) {
             acked(messageId, r.index, -1);
         }
         return out;
+    }
+
+    /** Starts a tuple tree: every edge id is XORed into it before the first tuple leaves. */
+    private void sendTracked(StreamRoute r, List<Object> values, Object messageId, int n) {
+        if (edges.length < n) {
+            edges = new long[Math.max(n, edges.length * 2)];
+        }
+        long ackVal = 0;
+        for (int i = 0; i < n; i++) {
+            long e = nextId();
+            edges[i] = e;
+            ackVal ^= e;
+        }
+        TupleTree tree = new TupleTree(nextId(), messageId, r.streamId, r.index, System.nanoTime(), ackVal, this);
+        pending.add(tree);
+        inFlight++;
+        for (int i = 0; i < n; i++) {
+            executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, r.streamId,
+                TrackedMessageId.of(tree, edges[i]), topology.bolt(targetTasks[i]), targetInputs[i]));
+        }
+        if (n == 0) {
+            tree.completeIfEmpty();
+        }
     }
 
     /** Any thread: a tree left PENDING through an ack or a fail. */

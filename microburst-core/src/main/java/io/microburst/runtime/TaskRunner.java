@@ -183,11 +183,9 @@ abstract class TaskRunner {
     }
 
     final void emitHooks(List<Object> values, String streamId, List<Integer> outTasks) {
-        if (!hooks.isEmpty()) {
-            EmitInfo info = new EmitInfo(values, streamId, taskId, outTasks);
-            for (ITaskHook hook : hooks) {
-                hook.emit(info);
-            }
+        EmitInfo info = new EmitInfo(values, streamId, taskId, outTasks);
+        for (ITaskHook hook : hooks) {
+            hook.emit(info);
         }
     }
 

@@ -240,6 +240,9 @@ public final class TopologyRuntime {
         this.executors = list.toArray(new Executor[0]);
         scheduleTimers();
         for (Executor e : executors) {
+            e.createThread();
+        }
+        for (Executor e : executors) {
             e.start();
         }
     }
