@@ -111,7 +111,7 @@ public final class MicroburstCluster implements ILocalCluster {
         try {
             runtime.start(active);
         } catch (RuntimeException e) {
-            runtime.kill(0);
+            runtime.stopNow();
             forget(runtime);
             InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
                 + "' could not start: " + e.getMessage());
@@ -148,16 +148,17 @@ public final class MicroburstCluster implements ILocalCluster {
     }
 
     /**
-     * Deactivates the spouts, lets in-flight work finish for up to wait_secs (default: the message timeout; it ends
-     * early once nothing is moving), then stops every task, calling close/cleanup. Returns once all has stopped.
+     * Kills as Storm does: the spouts are deactivated at once and the topology is listed as KILLED; work in flight
+     * goes on for wait_secs (default: the topology's message timeout), then every task is closed or cleaned up and
+     * the topology disappears. With a wait this returns at once; with {@code wait_secs} 0 it returns once all has
+     * stopped.
      */
     @Override
     public void killTopologyWithOpts(String name, KillOptions options) throws NotAliveException {
         TopologyRuntime runtime = byName(name);
         int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
             : ObjectReader.getInt(runtime.plan().conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
-        runtime.kill(wait);
-        forget(runtime);
+        runtime.kill(wait, () -> forget(runtime));
     }
 
     @Override
@@ -171,8 +172,9 @@ public final class MicroburstCluster implements ILocalCluster {
     }
 
     /**
-     * Changes executor counts per component, each between 1 and the component's task count; the number of workers
-     * has no meaning in one process and is ignored.
+     * Changes executor counts per component, each between 1 and the component's task count, after wait_secs
+     * (default: the message timeout) with the spouts deactivated, as Storm does; returns at once. The number of
+     * workers has no meaning in one process and is ignored.
      */
     @Override
     public void rebalance(String name, RebalanceOptions options) throws NotAliveException, InvalidTopologyException {
@@ -312,9 +314,13 @@ public final class MicroburstCluster implements ILocalCluster {
             }
             closed = true;
         }
-        for (TopologyRuntime r : new ArrayList<>(byName.values())) {
-            r.kill(0);
+        List<TopologyRuntime> all = new ArrayList<>(byName.values());
+        for (TopologyRuntime r : all) {
+            r.stopNow();
             forget(r);
+        }
+        for (TopologyRuntime r : all) {
+            r.awaitHelperThreads();
         }
         timer.close();
         synchronized (this) {

@@ -80,6 +80,19 @@ public final class FusionPlan {
         return fusedInto.containsKey(componentId);
     }
 
+    /** True when {@code componentId} is fused, directly or through other fused components, into {@code head}. */
+    public boolean chainsInto(String componentId, String head) {
+        String c = componentId;
+        String p;
+        while ((p = fusedInto.get(c)) != null) {
+            if (p.equals(head)) {
+                return true;
+            }
+            c = p;
+        }
+        return false;
+    }
+
     /** The component at the head of the chain this one is fused into (itself when not fused). */
     public String head(String componentId) {
         String c = componentId;

@@ -32,12 +32,21 @@ final class BoltTask extends TaskRunner {
     private TupleTree[] anchorTrees = new TupleTree[4];
     private long[] anchorEdges = new long[4];
 
-    /** True when this task runs inside its producer's executor and receives tuples by direct call. */
-    final boolean fused;
+    /** Execute time above which a fused task counts as slow: it then gets a thread of its own. */
+    static final long SLOW_FUSED_NANOS = 50_000;
+
+    /**
+     * True while this task runs inside its producer's executor and receives tuples by direct call. Written once, by
+     * the executor's own thread, when a slow task is given its own executor.
+     */
+    volatile boolean fused;
+    private int slowSamples;
 
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
         this.fused = fused;
+        // a fused task's first tuple is timed, so a slow one is found at once
+        this.sampleCounter = fused ? SAMPLE_EVERY - 1 : 0;
     }
 
     @Override
@@ -78,6 +87,9 @@ final class BoltTask extends TaskRunner {
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
+        if (sampled && fused) {
+            checkSpeed(nanos);
+        }
         if (tuple.inputIndex >= 0) {
             stats.executed(tuple.inputIndex, nanos);
         }
@@ -86,6 +98,22 @@ final class BoltTask extends TaskRunner {
             for (ITaskHook hook : hooks) {
                 hook.boltExecute(info);
             }
+        }
+    }
+
+    /**
+     * Fused tasks are watched: two sampled executes in a row slower than {@value #SLOW_FUSED_NANOS} ns mean this task
+     * holds its producer back, so it asks for a thread of its own. After one slow sample the next tuple is timed too.
+     */
+    private void checkSpeed(long nanos) {
+        if (nanos < SLOW_FUSED_NANOS) {
+            slowSamples = 0;
+            return;
+        }
+        if (++slowSamples >= 2) {
+            executor.requestDefuse(this);
+        } else {
+            sampleCounter = SAMPLE_EVERY - 1;
         }
     }
 

@@ -42,7 +42,9 @@ public final class Executor implements Runnable {
     private final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
     private final ArrayDeque<TupleTree> completed = new ArrayDeque<>();
     private final int drainLimit;
-    private TaskRunner[] tasks = new TaskRunner[0];
+    private volatile TaskRunner[] tasks = new TaskRunner[0];
+    private boolean tasksStarted;
+    private final List<BoltTask> defuseRequests = new java.util.ArrayList<>();
     private SpoutTask[] spouts = new SpoutTask[0];
 
     // Outbox: producer-side batches, one per consumer executor (owner thread only).
@@ -87,6 +89,11 @@ public final class Executor implements Runnable {
         this.overflow = new ArrayDeque[cycleDest.length];
     }
 
+    /** The tasks were opened or prepared by the executor they come from (see {@link TopologyRuntime#defuse}). */
+    void adoptStartedTasks() {
+        tasksStarted = true;
+    }
+
     void setTasks(List<TaskRunner> runners, int executorCount) {
         this.tasks = runners.toArray(new TaskRunner[0]);
         this.spouts = runners.stream().filter(t -> t instanceof SpoutTask).toArray(SpoutTask[]::new);
@@ -118,8 +125,10 @@ public final class Executor implements Runnable {
     @Override
     public void run() {
         try {
-            for (TaskRunner task : tasks) {
-                task.start();
+            if (!tasksStarted) {
+                for (TaskRunner task : tasks) {
+                    task.start();
+                }
             }
             while (!stopRequested) {
                 int work = turn();
@@ -162,7 +171,42 @@ public final class Executor implements Runnable {
             }
             flushAll();
         }
+        if (!defuseRequests.isEmpty()) {
+            defuseRequested();
+        }
         return work;
+    }
+
+    /** A fused task of this executor found itself slow; it moves to an executor of its own after this turn. */
+    void requestDefuse(BoltTask task) {
+        if (!defuseRequests.contains(task)) {
+            defuseRequests.add(task);
+        }
+    }
+
+    private void defuseRequested() {
+        for (BoltTask head : defuseRequests) {
+            if (!head.fused || head.executor != this) {
+                continue;
+            }
+            List<TaskRunner> moving = new java.util.ArrayList<>();
+            moving.add(head);
+            for (TaskRunner t : tasks) {
+                if (t != head && t instanceof BoltTask b && b.fused
+                    && topology.fusion().chainsInto(t.componentId(), head.componentId())) {
+                    moving.add(t);
+                }
+            }
+            Executor target = topology.defuse(this, moving);
+            if (target == null) {
+                break;
+            }
+            head.fused = false;
+            List<TaskRunner> staying = new java.util.ArrayList<>(Arrays.asList(tasks));
+            staying.removeAll(moving);
+            tasks = staying.toArray(new TaskRunner[0]);
+        }
+        defuseRequests.clear();
     }
 
     private int drainLocal() {
@@ -254,6 +298,9 @@ public final class Executor implements Runnable {
             return;
         }
         int i = dest.index;
+        if (i >= batchSizes.length) {
+            growOutbox(i + 1);
+        }
         if (overflow[i] != null && !overflow[i].isEmpty()) {
             overflow[i].add(tuple);
             return;
@@ -273,6 +320,16 @@ public final class Executor implements Runnable {
         if (n == batch.length) {
             flushTo(i);
         }
+    }
+
+    /** Makes room in the outbox for executors added after this one was built. */
+    private void growOutbox(int size) {
+        batches = Arrays.copyOf(batches, size);
+        batchSizes = Arrays.copyOf(batchSizes, size);
+        dirty = Arrays.copyOf(dirty, size);
+        listed = Arrays.copyOf(listed, size);
+        cycleDest = Arrays.copyOf(cycleDest, size);
+        overflow = Arrays.copyOf(overflow, size);
     }
 
     /** Hands every pending batch to its consumer. */

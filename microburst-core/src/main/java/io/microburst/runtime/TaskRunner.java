@@ -27,7 +27,8 @@ abstract class TaskRunner {
     static final MessageId UNANCHORED = MessageId.makeUnanchored();
 
     final TopologyRuntime topology;
-    final Executor executor;
+    /** The executor running this task; changes once at most, when a slow fused task gets its own (see defuse). */
+    volatile Executor executor;
     final ComponentPlan component;
     final int taskId;
     final TaskStats stats;

@@ -25,6 +25,7 @@ import io.microburst.metrics.ErrorLog;
 import io.microburst.metrics.MetricsConsumers;
 import io.microburst.metrics.StatsHistory;
 import io.microburst.metrics.TaskStats;
+import io.microburst.metrics.V2DataPoints;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.FusionPlan;
 import io.microburst.plan.TopologyPlan;
@@ -77,7 +78,8 @@ public final class TopologyRuntime {
     private final MetricsConsumers consumers;
     private final Map<Integer, Deque<Long>> failureTimes = new ConcurrentHashMap<>();
     private final Map<Integer, AtomicBoolean> preparedFlags = new ConcurrentHashMap<>();
-    private final List<ScheduledFuture<?>> schedules = new ArrayList<>();
+    /** Timer entries to cancel at stop; added from executor threads too, so never under this object's lock. */
+    private final List<ScheduledFuture<?>> schedules = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Set<Long> scheduledBuckets = ConcurrentHashMap.newKeySet();
     private final AtomicLong dropped = new AtomicLong();
     /** Executors holding tuples for a full consumer on a cycle; spouts pause while any does. */
@@ -89,6 +91,8 @@ public final class TopologyRuntime {
     private final WorkDir workDir;
 
     private volatile Executor[] executors = new Executor[0];
+    /** Guards growth of {@link #executors} (defusion) against a concurrent stop. */
+    private final Object executorsLock = new Object();
     private volatile BoltTask[] boltsByTask = new BoltTask[0];
     private volatile TaskRunner[] tasksById = new TaskRunner[0];
     private volatile FusionPlan fusion;
@@ -96,7 +100,10 @@ public final class TopologyRuntime {
     private volatile boolean halted;
     private volatile String status = "ACTIVE";
     private volatile String haltReason;
-    private boolean stopped;
+    private volatile boolean stopped;
+    private boolean killing;
+    private final List<Thread> delayThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.concurrent.CountDownLatch cutShortDelay = new java.util.concurrent.CountDownLatch(1);
     private ScheduledFuture<?> statsRecorder;
 
     public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
@@ -268,40 +275,120 @@ public final class TopologyRuntime {
     }
 
     private void scheduleTimers() {
+        Map<Integer, List<BoltTask>> byFrequency = new HashMap<>();
         for (Executor e : executors) {
-            Map<Integer, List<BoltTask>> byFrequency = new HashMap<>();
-            List<SpoutTask> spouts = new ArrayList<>();
             for (TaskRunner t : e.tasks()) {
                 if (t instanceof BoltTask b) {
                     Object freq = t.component.conf().get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS);
                     if (freq != null && ObjectReader.getInt(freq) > 0) {
                         byFrequency.computeIfAbsent(ObjectReader.getInt(freq), k -> new ArrayList<>()).add(b);
                     }
-                } else {
-                    spouts.add((SpoutTask) t);
                 }
             }
-            byFrequency.forEach((freq, bolts) -> schedules.add(timer.every(freq * 1000L, freq * 1000L,
-                () -> e.post((Runnable) () -> bolts.forEach(b -> b.executeTick(freq))))));
-            List<SpoutTask> tuned = spouts.stream().filter(SpoutTask::autoTuned).toList();
-            if (!tuned.isEmpty() && acking) {
-                long period = 1000L * ObjectReader.getInt(
-                    plan.conf().get(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE_SECS), 120);
-                schedules.add(timer.every(period, period,
-                    () -> e.post((Runnable) () -> tuned.forEach(SpoutTask::autoTune))));
+            scheduleExecutorTimers(e);
+        }
+        // A tick goes to whichever executor runs its task when it fires (a task can move, see defuse).
+        byFrequency.forEach((freq, bolts) -> schedules.add(timer.every(freq * 1000L, freq * 1000L, () -> {
+            for (BoltTask b : bolts) {
+                b.executor.post((Runnable) () -> b.executeTick(freq));
             }
-            if (!spouts.isEmpty() && acking && timeouts) {
-                long period = timeoutSecs * 1000L;
-                long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);
-                long[] lastWaits = {backpressureWaits.get()};
-                schedules.add(timer.every(period, period, () -> e.post((Runnable) () -> {
-                    long waits = backpressureWaits.get();
-                    boolean mayExpire = waits == lastWaits[0];
-                    lastWaits[0] = waits;
-                    spouts.forEach(s -> s.rotate(nanos, mayExpire));
-                })));
+        })));
+    }
+
+    /** Timers whose work covers the tasks an executor runs at the time they fire. */
+    private void scheduleExecutorTimers(Executor e) {
+        List<SpoutTask> spouts = new ArrayList<>();
+        for (TaskRunner t : e.tasks()) {
+            if (t instanceof SpoutTask s) {
+                spouts.add(s);
             }
         }
+        if (!consumers.isEmpty()
+            && ObjectReader.getBoolean(plan.conf().get(Config.TOPOLOGY_ENABLE_V2_METRICS_TICK), false)) {
+            int interval = ObjectReader.getInt(plan.conf().get(Config.TOPOLOGY_V2_METRICS_TICK_INTERVAL_SECONDS), 60);
+            long periodMs = Math.max(1, interval) * 1000L;
+            schedules.add(timer.every(periodMs, periodMs,
+                () -> e.post((Runnable) () -> collectV2Metrics(e, interval))));
+        }
+        List<SpoutTask> tuned = spouts.stream().filter(SpoutTask::autoTuned).toList();
+        if (!tuned.isEmpty() && acking) {
+            long period = 1000L * ObjectReader.getInt(
+                plan.conf().get(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE_SECS), 120);
+            schedules.add(timer.every(period, period,
+                () -> e.post((Runnable) () -> tuned.forEach(SpoutTask::autoTune))));
+        }
+        if (!spouts.isEmpty() && acking && timeouts) {
+            long period = timeoutSecs * 1000L;
+            long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);
+            long[] lastWaits = {backpressureWaits.get()};
+            schedules.add(timer.every(period, period, () -> e.post((Runnable) () -> {
+                long waits = backpressureWaits.get();
+                boolean mayExpire = waits == lastWaits[0];
+                lastWaits[0] = waits;
+                spouts.forEach(s -> s.rotate(nanos, mayExpire));
+            })));
+        }
+    }
+
+    /**
+     * Gives a fused bolt task that turned out slow, with the tasks fused into it, an executor of its own, so its
+     * producer runs ahead of it on another thread. Runs on the producer's executor thread between turns (no user code
+     * on the stack); the tasks are already prepared and keep their state, held tuples and statistics.
+     *
+     * @return the new executor, or null when the topology is stopping
+     */
+    Executor defuse(Executor from, List<TaskRunner> moving) {
+        Executor e;
+        synchronized (executorsLock) {
+            if (halted) {
+                return null;
+            }
+            Executor[] old = executors;
+            e = new Executor(this, old.length, nameFor(moving), queueSize, batchSize);
+            Executor[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+            grown[old.length] = e;
+            e.setTasks(moving, grown.length);
+            boolean[] cycle = new boolean[grown.length];
+            for (int j = 0; j < grown.length; j++) {
+                for (TaskRunner a : moving) {
+                    for (TaskRunner b : (j == old.length ? moving.toArray(new TaskRunner[0]) : grown[j].tasks())) {
+                        cycle[j] |= plan.onCycle(a.componentId(), b.componentId());
+                    }
+                }
+            }
+            e.setCycles(cycle);
+            e.adoptStartedTasks();
+            for (TaskRunner t : moving) {
+                for (Map.Entry<Integer, Map<Integer, Map<String, IMetric>>> bucket : from.registeredMetrics.entrySet()) {
+                    Map<String, IMetric> metrics = bucket.getValue().remove(t.taskId);
+                    if (metrics != null) {
+                        e.registeredMetrics.computeIfAbsent(bucket.getKey(), k -> new HashMap<>()).put(t.taskId, metrics);
+                    }
+                }
+                t.executor = e;
+            }
+            executors = grown;
+            e.createThread();
+        }
+        scheduleExecutorTimers(e);
+        if (stopped) {
+            cancelSchedules();
+        }
+        for (TaskRunner t : moving) {
+            taskStarted(t);
+        }
+        LOG.info("Topology {}: {} runs slower than its producer; it now has a thread of its own ({})", plan.name(),
+            moving.get(0).componentId(), e);
+        e.start();
+        return e;
+    }
+
+    private String nameFor(List<TaskRunner> tasks) {
+        List<Object[]> group = new ArrayList<>();
+        for (TaskRunner t : tasks) {
+            group.add(new Object[] {t.component, t.taskId});
+        }
+        return executorName(group);
     }
 
     /** Activates or deactivates the spouts (their activate/deactivate run on their own threads). */
@@ -322,25 +409,46 @@ public final class TopologyRuntime {
     }
 
     /**
-     * Kills the topology: deactivates the spouts, lets in-flight work drain for up to {@code waitSecs}, then stops
-     * every executor, which closes its tasks on its own thread. Returns when everything has stopped.
+     * Kills the topology as Storm does: at once the status becomes KILLED and the spouts are deactivated; after
+     * {@code waitSecs} (tuples in flight keep being processed meanwhile, ticks keep coming) every executor stops,
+     * closing its tasks on its own thread, and {@code onStopped} runs. With a wait, this returns at once and a
+     * short-lived thread does the stop; without one, it returns once everything has stopped.
      */
-    public synchronized void kill(int waitSecs) {
+    public void kill(int waitSecs, Runnable onStopped) {
+        synchronized (this) {
+            if (stopped || killing) {
+                return;
+            }
+            killing = true;
+            setActive(false);
+            status = "KILLED";
+        }
+        if (waitSecs <= 0) {
+            stopNow();
+            onStopped.run();
+            return;
+        }
+        afterDelay("killer", waitSecs, () -> {
+            stopNow();
+            onStopped.run();
+        });
+    }
+
+    /** Stops at once (no wait): executors stop after their current turn. Returns when all has stopped. */
+    public synchronized void stopNow() {
+        cutShortDelay.countDown();
         if (stopped) {
             return;
         }
-        setActive(false);
+        killing = true;
         status = "KILLED";
-        drain(waitSecs);
+        active = false;
         stopExecutors();
         stopped = true;
         if (statsRecorder != null) {
             statsRecorder.cancel(false);
         }
-        for (ScheduledFuture<?> f : schedules) {
-            f.cancel(false);
-        }
-        schedules.clear();
+        cancelSchedules();
         for (IWorkerHook hook : workerHooks) {
             try {
                 hook.shutdown();
@@ -359,92 +467,89 @@ public final class TopologyRuntime {
     }
 
     /**
-     * Rebalances: drains as a kill does, stops the executors, and starts new ones with the new executor counts.
-     * Tasks keep their ids; instances are created and prepared afresh, as Storm's new workers would.
+     * Rebalances as Storm does: the status becomes REBALANCING and the spouts are deactivated; after
+     * {@code waitSecs} the executors stop and new ones start with the new counts (tasks keep their ids; instances
+     * are created and prepared afresh, as in Storm's new workers), and the spouts are activated again if they were.
      */
-    public synchronized void rebalance(Map<String, Integer> executorCounts, int waitSecs) {
-        if (stopped) {
+    public void rebalance(Map<String, Integer> executorCounts, int waitSecs) {
+        boolean wasActive;
+        synchronized (this) {
+            if (stopped || killing) {
+                return;
+            }
+            wasActive = active;
+            setActive(false);
+            status = "REBALANCING";
+        }
+        Runnable relaunch = () -> relaunch(executorCounts, wasActive);
+        if (waitSecs <= 0) {
+            relaunch.run();
+        } else {
+            afterDelay("rebalancer", waitSecs, relaunch);
+        }
+    }
+
+    private synchronized void relaunch(Map<String, Integer> executorCounts, boolean activeAfter) {
+        if (stopped || killing) {
             return;
         }
-        boolean wasActive = active;
-        setActive(false);
-        status = "REBALANCING";
-        drain(waitSecs);
         stopExecutors();
-        for (ScheduledFuture<?> f : schedules) {
-            f.cancel(false);
-        }
-        schedules.clear();
+        cancelSchedules();
         scheduledBuckets.clear();
         statsHistory.clear();
         executorCounts.forEach(plan::setExecutors);
         halted = false;
-        active = wasActive;
-        status = wasActive ? "ACTIVE" : "INACTIVE";
+        active = activeAfter;
+        status = activeAfter ? "ACTIVE" : "INACTIVE";
         launchExecutors();
     }
 
-    /**
-     * Waits until in-flight work is done: every executor idle with empty queues and no spout tree pending. Trees that
-     * nothing can advance any more (all executors idle for {@value #STALL_MS} ms) do not hold the kill back.
-     */
-    private void drain(int waitSecs) {
-        if (waitSecs <= 0) {
-            return;
+    private void cancelSchedules() {
+        for (ScheduledFuture<?> f : schedules) {
+            f.cancel(false);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSecs);
-        int drainedChecks = 0;
-        long quietSince = 0;
-        while (System.nanoTime() < deadline && drainedChecks < 3) {
-            boolean quiet = executorsQuiet();
-            long now = System.nanoTime();
-            if (!quiet) {
-                quietSince = 0;
-                drainedChecks = 0;
-            } else {
-                if (quietSince == 0) {
-                    quietSince = now;
-                }
-                boolean stalled = now - quietSince > TimeUnit.MILLISECONDS.toNanos(STALL_MS);
-                drainedChecks = noTreePending() || stalled ? drainedChecks + 1 : 0;
-            }
+        schedules.clear();
+    }
+
+    /** Runs {@code action} on a short-lived thread after {@code secs}, or at once when the wait is cut short. */
+    private void afterDelay(String role, int secs, Runnable action) {
+        Thread t = new Thread(() -> {
             try {
-                Thread.sleep(2);
+                cutShortDelay.await(secs, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
             }
-        }
+            action.run();
+        }, "microburst-" + plan.name() + "-" + role);
+        t.setDaemon(true);
+        delayThreads.add(t);
+        t.start();
     }
 
-    private static final long STALL_MS = 200;
-
-    private boolean executorsQuiet() {
-        for (Executor e : executors) {
-            if (!e.isQuiet()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean noTreePending() {
-        for (Executor e : executors) {
-            for (TaskRunner t : e.tasks()) {
-                if (t instanceof SpoutTask s && s.inFlight() > 0) {
-                    return false;
+    /** Waits for the short-lived kill and rebalance threads (after {@link #stopNow()} they end at once). */
+    public void awaitHelperThreads() {
+        for (Thread t : delayThreads) {
+            if (t != Thread.currentThread()) {
+                try {
+                    t.join(10_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
             }
         }
-        return true;
     }
 
     private void stopExecutors() {
-        halted = true;
-        for (Executor e : executors) {
+        Executor[] all;
+        synchronized (executorsLock) {
+            halted = true;
+            all = executors;
+        }
+        for (Executor e : all) {
             e.requestStop();
         }
-        for (Executor e : executors) {
+        for (Executor e : all) {
             try {
                 if (!e.awaitStop(10_000)) {
                     LOG.warn("Executor {} did not stop within 10 s (stuck in user code?)", e);
@@ -464,7 +569,7 @@ public final class TopologyRuntime {
         halted = true;
         LOG.error("Stopping topology {}: {}", plan.name(), reason);
         Thread stopper = new Thread(() -> {
-            kill(0);
+            stopNow();
             onHalted.accept(this);
         }, "microburst-" + plan.name() + "-stopper");
         stopper.setDaemon(true);
@@ -539,14 +644,9 @@ public final class TopologyRuntime {
             }
             Executor e = task.executor;
             long periodMs = bucket * 1000L;
-            ScheduledFuture<?> f = timer.every(periodMs, periodMs,
-                () -> e.post((Runnable) () -> collectMetrics(e, bucket)));
-            synchronized (this) {
-                if (stopped) {
-                    f.cancel(false);
-                } else {
-                    schedules.add(f);
-                }
+            schedules.add(timer.every(periodMs, periodMs, () -> e.post((Runnable) () -> collectMetrics(e, bucket))));
+            if (stopped) {
+                cancelSchedules();
             }
         }
     }
@@ -575,6 +675,17 @@ public final class TopologyRuntime {
             }
             if (!points.isEmpty()) {
                 consumers.deliver(new IMetricsConsumer.TaskInfo(HOST, WORKER_PORT, t.componentId(), t.taskId, now, bucket),
+                    points);
+            }
+        }
+    }
+
+    private void collectV2Metrics(Executor e, int interval) {
+        long now = System.currentTimeMillis() / 1000;
+        for (TaskRunner t : e.tasks()) {
+            List<IMetricsConsumer.DataPoint> points = V2DataPoints.of(metricRegistry, t.taskId);
+            if (!points.isEmpty()) {
+                consumers.deliver(new IMetricsConsumer.TaskInfo(HOST, WORKER_PORT, t.componentId(), t.taskId, now, interval),
                     points);
             }
         }
