@@ -33,7 +33,9 @@ final class BoltTask extends TaskRunner {
     private long[] anchorEdges = new long[4];
 
     /** Execute time above which a fused task counts as slow: it then gets a thread of its own. */
-    static final long SLOW_FUSED_NANOS = 50_000;
+    static final long SLOW_FUSED_NANOS = 200_000;
+    /** Consecutive slow samples before a fused task moves; one or two are a cold start or a GC pause. */
+    static final int SLOW_SAMPLES_TO_MOVE = 4;
 
     /**
      * True while this task runs inside its producer's executor and receives tuples by direct call. Written once, by
@@ -102,15 +104,16 @@ final class BoltTask extends TaskRunner {
     }
 
     /**
-     * Fused tasks are watched: two sampled executes in a row slower than {@value #SLOW_FUSED_NANOS} ns mean this task
-     * holds its producer back, so it asks for a thread of its own. After one slow sample the next tuple is timed too.
+     * Fused tasks are watched: {@value #SLOW_SAMPLES_TO_MOVE} sampled executes in a row slower than
+     * {@value #SLOW_FUSED_NANOS} ns mean this task holds its producer back, so it asks for a thread of its own. After a
+     * slow sample the next tuple is timed too, so a slow task is found within a few tuples.
      */
     private void checkSpeed(long nanos) {
         if (nanos < SLOW_FUSED_NANOS) {
             slowSamples = 0;
             return;
         }
-        if (++slowSamples >= 2) {
+        if (++slowSamples >= SLOW_SAMPLES_TO_MOVE) {
             executor.requestDefuse(this);
         } else {
             sampleCounter = SAMPLE_EVERY - 1;
