@@ -1,0 +1,139 @@
+package io.microburst.bench.run;
+
+import io.microburst.bench.RunOne;
+import io.microburst.bench.result.ResultLine;
+import io.microburst.bench.result.RunResult;
+import io.microburst.bench.result.RunStatus;
+import io.microburst.bench.workload.BenchData;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs one {@link RunSpec} in a fresh JVM: {@code java} from this JVM's home, this JVM's class path, the same heap flags for
+ * every runtime, started from an argument list (never a shell). The child's output goes to a log file; its result line is
+ * read from there. A child that overruns is killed, and so is a running child when this JVM exits.
+ *
+ * <p>Runs one child at a time; not thread-safe.
+ */
+public final class ChildLauncher {
+    /** Time allowed beyond start-up limit, warm-up and window: JVM start, shutdown and a loaded machine. */
+    static final long SLACK_SECONDS = 60;
+    private static final long KILL_WAIT_SECONDS = 10;
+    private static final String LOG_CONFIG = "microburst-bench-log4j2.xml";
+
+    private final List<String> heap;
+    private final double warmupSeconds;
+    private final double measureSeconds;
+    private final int startupLimitSeconds;
+    private final Path logDir;
+    private final String classPath;
+    private final AtomicReference<Process> running = new AtomicReference<>();
+
+    public ChildLauncher(List<String> heap, double warmupSeconds, double measureSeconds, int startupLimitSeconds, Path logDir,
+                         String classPath) {
+        this.heap = List.copyOf(heap);
+        this.warmupSeconds = warmupSeconds;
+        this.measureSeconds = measureSeconds;
+        this.startupLimitSeconds = startupLimitSeconds;
+        this.logDir = logDir;
+        this.classPath = classPath;
+        Thread killer = new Thread(this::killRunning, "bench-child-killer");
+        Runtime.getRuntime().addShutdownHook(killer);
+    }
+
+    /** The command that runs {@code spec}. */
+    public List<String> command(RunSpec spec) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(heap);
+        command.add("-Dlog4j2.configurationFile=" + LOG_CONFIG);
+        command.add("-D" + BenchData.PROPERTY + "=" + BenchData.dir());
+        command.add("-cp");
+        command.add(classPath);
+        command.add(RunOne.class.getName());
+        command.add(spec.workload().name());
+        command.add(spec.runtime().id());
+        command.add(String.valueOf(spec.round()));
+        command.add(String.valueOf(warmupSeconds));
+        command.add(String.valueOf(measureSeconds));
+        command.add(String.valueOf(startupLimitSeconds));
+        return command;
+    }
+
+    /** Longest a child may run before it is killed. */
+    public long timeoutSeconds() {
+        return (long) Math.ceil(startupLimitSeconds + warmupSeconds + measureSeconds) + SLACK_SECONDS;
+    }
+
+    /** Runs {@code spec} in a child JVM and returns what it reported, or a failed result saying why there is none. */
+    public RunResult launch(RunSpec spec) throws InterruptedException {
+        Path log = logDir.resolve(spec.key() + ".log");
+        Process process;
+        try {
+            Files.createDirectories(logDir);
+            ProcessBuilder builder = new ProcessBuilder(command(spec)).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+            builder.environment().remove("JAVA_TOOL_OPTIONS"); // identical flags for every runtime
+            process = builder.start();
+        } catch (IOException e) {
+            return failed(spec, "could not start the child JVM: " + e.getMessage(), log);
+        }
+        running.set(process);
+        try {
+            if (!process.waitFor(timeoutSeconds(), TimeUnit.SECONDS)) {
+                kill(process);
+                return readResult(spec, log).orElse(failed(spec, "timed out after " + timeoutSeconds() + " s", log))
+                    .withLog(log.toString());
+            }
+        } finally {
+            if (process.isAlive()) {
+                kill(process);
+            }
+            running.set(null);
+        }
+        int exit = process.exitValue();
+        return readResult(spec, log).map(r -> r.withLog(log.toString()))
+            .orElse(failed(spec, "the child JVM exited with code " + exit + " without a result", log));
+    }
+
+    private Optional<RunResult> readResult(RunSpec spec, Path log) {
+        try {
+            String text = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+            return ResultLine.find(text.lines().toList());
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.of(failed(spec, "unreadable result: " + e.getMessage(), log));
+        }
+    }
+
+    private static RunResult failed(RunSpec spec, String why, Path log) {
+        return RunResult.notMeasured(spec.workload().name(), spec.workload().family(), spec.workload().parallelism(),
+            spec.runtime().id(), spec.round(), RunStatus.FAILED, why, spec.workload().unit()).withLog(log.toString());
+    }
+
+    private void killRunning() {
+        Process process = running.get();
+        if (process != null) {
+            kill(process);
+        }
+    }
+
+    private static void kill(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroy();
+        try {
+            if (!process.waitFor(KILL_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(KILL_WAIT_SECONDS, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

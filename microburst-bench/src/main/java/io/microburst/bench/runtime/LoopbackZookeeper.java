@@ -1,0 +1,61 @@
+package io.microburst.bench.runtime;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.apache.storm.shade.org.apache.zookeeper.server.NIOServerCnxnFactory;
+import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
+
+/**
+ * An in-process ZooKeeper for Storm's LocalCluster, bound to the loopback address on a free port.
+ *
+ * <p>LocalCluster's own in-process ZooKeeper listens on every interface; the bench gives it this one instead, so nothing
+ * the bench starts is reachable from outside the machine. Everything else about the cluster stays at Storm's defaults.
+ */
+final class LoopbackZookeeper implements AutoCloseable {
+    private static final int TICK_MILLIS = 2000;
+    private final Path dataDir;
+    private final NIOServerCnxnFactory factory;
+
+    LoopbackZookeeper() throws IOException, InterruptedException {
+        dataDir = Files.createTempDirectory("microburst-bench-zk");
+        NIOServerCnxnFactory started = new NIOServerCnxnFactory();
+        try {
+            started.configure(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            started.startup(new ZooKeeperServer(dataDir.toFile(), dataDir.toFile(), TICK_MILLIS));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            started.shutdown();
+            deleteDataDir();
+            throw e;
+        }
+        factory = started;
+    }
+
+    /** Host to connect to. */
+    String host() {
+        return InetAddress.getLoopbackAddress().getHostAddress();
+    }
+
+    /** Port it listens on. */
+    long port() {
+        return factory.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        factory.shutdown();
+        deleteDataDir();
+    }
+
+    private void deleteDataDir() {
+        try (Stream<Path> paths = Files.walk(dataDir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary folder left behind is harmless
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.microburst.bench.runtime;
+
+import io.microburst.bench.workload.Workload;
+import java.util.Arrays;
+import java.util.List;
+
+/** The runtimes the bench compares, by the names {@code --runtimes} takes. */
+public enum RuntimeId {
+    /** Microburst on its defaults. */
+    MICROBURST("microburst", "Microburst"),
+    /** Apache Storm 2.8.3 LocalCluster on its defaults. */
+    STORM("storm", "Storm defaults"),
+    /** Apache Storm 2.8.3 LocalCluster with its own storm-perf settings (busy wait for latency workloads). */
+    STORM_TUNED("storm-tuned", "Storm tuned"),
+    /** The workload's work in one hand-written loop on one thread: the fusion ceiling. */
+    CEILING_LOOP("ceiling-loop", "1-thread loop"),
+    /** Spout work and bolt work on two threads joined by one JCTools SPSC queue: the messaging ceiling. */
+    CEILING_SPSC("ceiling-spsc", "2 threads + SPSC");
+
+    private final String id;
+    private final String label;
+
+    RuntimeId(String id, String label) {
+        this.id = id;
+        this.label = label;
+    }
+
+    /** The name on the command line and in results. */
+    public String id() {
+        return id;
+    }
+
+    /** A short human name for tables and charts. */
+    public String label() {
+        return label;
+    }
+
+    /** Whether this runtime can run {@code workload} (the ceilings exist only for some workloads). */
+    public boolean supports(Workload workload) {
+        return switch (this) {
+            case MICROBURST, STORM, STORM_TUNED -> true;
+            case CEILING_LOOP -> workload.hasCeiling();
+            case CEILING_SPSC -> workload.hasSpscCeiling();
+        };
+    }
+
+    /** The runtime called {@code id}; throws {@link IllegalArgumentException} listing the known names otherwise. */
+    public static RuntimeId of(String id) {
+        for (RuntimeId runtime : values()) {
+            if (runtime.id.equals(id)) {
+                return runtime;
+            }
+        }
+        throw new IllegalArgumentException("unknown runtime " + id + "; known: " + String.join(",", ids()));
+    }
+
+    /** All runtime names, in default order. */
+    public static List<String> ids() {
+        return Arrays.stream(values()).map(RuntimeId::id).toList();
+    }
+}

@@ -1,0 +1,232 @@
+package io.microburst.bench.workload;
+
+import io.microburst.bench.topology.ConstSpout;
+import io.microburst.bench.topology.CountBolt;
+import io.microburst.bench.topology.IdBolt;
+import io.microburst.bench.topology.LatencyBolt;
+import io.microburst.bench.topology.NullBolt;
+import io.microburst.bench.topology.RandomMessageSpout;
+import io.microburst.bench.topology.SentenceSpout;
+import io.microburst.bench.topology.SortBolt;
+import io.microburst.bench.topology.SplitBolt;
+import io.microburst.bench.topology.StampSpout;
+import io.microburst.bench.topology.email.DeserializeBolt;
+import io.microburst.bench.topology.email.EmailFileSpout;
+import io.microburst.bench.topology.email.FilterBolt;
+import io.microburst.bench.topology.email.GlobalMetricsBolt;
+import io.microburst.bench.topology.email.MetricsBolt;
+import io.microburst.bench.topology.email.ModifyBolt;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
+
+/** Every workload of the suite, in the order they run and report, and the subset {@code --quick} runs. Stateless. */
+public final class WorkloadCatalog {
+    /** Highest WordCount parallelism (the scaling curve runs 1 to this). */
+    public static final int MAX_WORDCOUNT_PARALLELISM = 4;
+    /** Highest Enron parallelism. */
+    public static final int MAX_ENRON_PARALLELISM = 2;
+
+    /**
+     * Workloads {@code --quick} runs: messaging, acking with complete latency, a scaling pair and low-load latency, so every
+     * part of the report appears; Storm's ~20 s of cluster start and stop per run is what limits how many fit in 5 minutes.
+     */
+    private static final List<String> QUICK = List.of("const-null", "const-null-ack-mp1000", "wordcount-p1", "wordcount-p2",
+        "latency-1-per-ms");
+
+    private WorkloadCatalog() {
+    }
+
+    /** All workloads, in report order. */
+    public static List<Workload> all() {
+        List<Workload> all = new ArrayList<>();
+        all.add(spoutEmit());
+        all.add(constNull(false, null));
+        all.add(constNull(true, null));
+        all.add(constNull(true, 1000));
+        all.add(constIdNull(false));
+        all.add(constIdNull(true));
+        for (int p = 1; p <= MAX_WORDCOUNT_PARALLELISM; p++) {
+            all.add(wordCount(p));
+        }
+        all.add(wordCountAcked());
+        all.add(rollingSort());
+        for (int p = 1; p <= MAX_ENRON_PARALLELISM; p++) {
+            all.add(enron(p));
+        }
+        all.add(latency(1));
+        all.add(latency(500));
+        return List.copyOf(all);
+    }
+
+    /** The workloads {@code --quick} runs. */
+    public static List<Workload> quick() {
+        return select(QUICK);
+    }
+
+    /** The workload called {@code name}. */
+    public static Optional<Workload> byName(String name) {
+        return all().stream().filter(w -> w.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The workloads matching any of {@code names}, each a workload name or a family name (e.g. "wordcount" selects every
+     * WordCount parallelism), in catalog order; throws {@link IllegalArgumentException} naming what matched nothing.
+     */
+    public static List<Workload> select(List<String> names) {
+        Set<Workload> selected = new LinkedHashSet<>();
+        List<Workload> all = all();
+        for (String name : names) {
+            List<Workload> matches = all.stream().filter(w -> w.name().equals(name) || w.family().equals(name)).toList();
+            if (matches.isEmpty()) {
+                throw new IllegalArgumentException("no workload called " + name + "; known: "
+                    + String.join(", ", all.stream().map(Workload::name).toList()));
+            }
+            selected.addAll(matches);
+        }
+        return all.stream().filter(selected::contains).toList();
+    }
+
+    static Workload spoutEmit() {
+        return Workload.named("spout-emit")
+            .description("ConstSpout alone: how fast the runtime can call nextTuple and take an emit")
+            .unit("emits/s")
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("spout", new ConstSpout(false, true), 1);
+                return b.createTopology();
+            })
+            .ceiling(ConstCeiling::new, false)
+            .build();
+    }
+
+    static Workload constNull(boolean acked, Integer maxPending) {
+        String name = "const-null" + (acked ? "-ack" : "") + (maxPending != null ? "-mp" + maxPending : "");
+        Workload.Builder w = Workload.named(name)
+            .description("ConstSpout -> NullBolt over localOrShuffle, acking " + (acked ? "on (1 acker), max spout pending "
+                + (maxPending == null ? "unset" : maxPending) : "off"))
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, acked ? 1 : 0)
+            .latency(acked ? LatencyKind.COMPLETE : LatencyKind.NONE)
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("spout", new ConstSpout(acked, false), 1);
+                b.setBolt("null", new NullBolt(), 1).localOrShuffleGrouping("spout");
+                return b.createTopology();
+            });
+        if (maxPending != null) {
+            w.config(Config.TOPOLOGY_MAX_SPOUT_PENDING, maxPending);
+        }
+        if (!acked) {
+            w.ceiling(ConstCeiling::new, true);
+        }
+        return w.build();
+    }
+
+    static Workload constIdNull(boolean acked) {
+        Workload.Builder w = Workload.named("const-id-null" + (acked ? "-ack" : ""))
+            .description("ConstSpout -> IdBolt -> NullBolt over localOrShuffle, acking " + (acked ? "on (1 acker)" : "off"))
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, acked ? 1 : 0)
+            .latency(acked ? LatencyKind.COMPLETE : LatencyKind.NONE)
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("spout", new ConstSpout(acked, false), 1);
+                b.setBolt("id", new IdBolt(), 1).localOrShuffleGrouping("spout");
+                b.setBolt("null", new NullBolt(), 1).localOrShuffleGrouping("id");
+                return b.createTopology();
+            });
+        if (!acked) {
+            w.ceiling(ConstCeiling::new, true);
+        }
+        return w.build();
+    }
+
+    static Workload wordCount(int parallelism) {
+        return Workload.named("wordcount-p" + parallelism)
+            .family("wordcount", parallelism)
+            .description("WordCount: sentence spout (text in memory) -> split (shuffle) -> count (fields), parallelism "
+                + parallelism + " for every component, acking off")
+            .unit("words/s")
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .topology(() -> wordCountTopology(parallelism, false))
+            .ceiling(parallelism == 1 ? WordCountCeiling::new : null, true)
+            .build();
+    }
+
+    static Workload wordCountAcked() {
+        return Workload.named("wordcount-ack")
+            .description("WordCount at parallelism 1 with acking on (1 acker), max spout pending unset")
+            .unit("words/s")
+            .latency(LatencyKind.COMPLETE)
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 1)
+            .topology(() -> wordCountTopology(1, true))
+            .build();
+    }
+
+    private static StormTopology wordCountTopology(int parallelism, boolean acked) {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("sentences", new SentenceSpout(acked), parallelism);
+        b.setBolt("split", new SplitBolt(), parallelism).shuffleGrouping("sentences");
+        b.setBolt("count", new CountBolt(), parallelism).fieldsGrouping("split", new Fields("word"));
+        return b.createTopology();
+    }
+
+    static Workload rollingSort() {
+        return Workload.named("rollingsort")
+            .description("RollingSort: 100-digit random messages -> a bolt keeping the last 100, sorting them every second")
+            .unit("messages/s")
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("messages", new RandomMessageSpout(), 1);
+                b.setBolt("sort", new SortBolt(), 1).shuffleGrouping("messages");
+                return b.createTopology();
+            })
+            .ceiling(RollingSortCeiling::new, true)
+            .build();
+    }
+
+    static Workload enron(int parallelism) {
+        return Workload.named("enron-p" + parallelism)
+            .family("enron", parallelism)
+            .description("Enron-shaped I/O pipeline: gzip file of serialized emails -> deserialize -> filter -> modify -> "
+                + "per-task metrics -> global aggregate every 4 s; parallelism " + parallelism + ", acking off")
+            .unit("emails/s")
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .topology(() -> {
+                String dataSet = BenchData.emails().toString();
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("read", new EmailFileSpout(dataSet), parallelism);
+                b.setBolt("deserialize", new DeserializeBolt(), parallelism).shuffleGrouping("read");
+                b.setBolt("filter", new FilterBolt(), parallelism).shuffleGrouping("deserialize");
+                b.setBolt("modify", new ModifyBolt(), parallelism).shuffleGrouping("filter");
+                b.setBolt("metrics", new MetricsBolt(), parallelism).shuffleGrouping("modify");
+                b.setBolt("global", new GlobalMetricsBolt(), 1).globalGrouping("metrics");
+                return b.createTopology();
+            })
+            .ceiling(parallelism == 1 ? () -> new EnronCeiling(BenchData.emails()) : null, true)
+            .build();
+    }
+
+    static Workload latency(int tuplesPerMs) {
+        return Workload.named("latency-" + tuplesPerMs + "-per-ms")
+            .description("Low-load latency: " + tuplesPerMs + " tuple(s) every millisecond, stamped by the spout with "
+                + "System.nanoTime(), recorded by the bolt; acking off")
+            .latency(LatencyKind.END_TO_END)
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("stamps", new StampSpout(tuplesPerMs), 1);
+                b.setBolt("latency", new LatencyBolt(), 1).shuffleGrouping("stamps");
+                return b.createTopology();
+            })
+            .ceiling(() -> new LatencyCeiling(tuplesPerMs), true)
+            .build();
+    }
+}

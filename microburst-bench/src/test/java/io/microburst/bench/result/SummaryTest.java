@@ -1,0 +1,74 @@
+package io.microburst.bench.result;
+
+import static io.microburst.bench.result.TestRuns.failed;
+import static io.microburst.bench.result.TestRuns.ok;
+import static io.microburst.bench.result.TestRuns.skipped;
+import static io.microburst.bench.result.TestRuns.withLatency;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SummaryTest {
+    @Test
+    void ratiosDivideMediansOfRounds() {
+        List<RunResult> runs = List.of(
+            ok("w", "microburst", 1, 30), ok("w", "storm", 1, 10), ok("w", "storm-tuned", 1, 20),
+            ok("w", "ceiling-loop", 1, 100), ok("w", "ceiling-spsc", 1, 60),
+            ok("w", "microburst", 2, 36), ok("w", "storm", 2, 12), ok("w", "storm-tuned", 2, 15),
+            ok("w", "ceiling-loop", 2, 120), ok("w", "ceiling-spsc", 2, 40),
+            ok("w", "microburst", 3, 33), ok("w", "storm", 3, 11), ok("w", "storm-tuned", 3, 22),
+            ok("w", "ceiling-loop", 3, 110), ok("w", "ceiling-spsc", 3, 55));
+        SummaryRow microburst = row(Summary.of(runs), "microburst");
+        assertEquals(33, microburst.throughput());
+        assertEquals(3.0, microburst.vsStorm(), 1e-12);
+        assertEquals(33.0 / 20, microburst.vsStormTuned(), 1e-12);
+        assertEquals(33.0 / 110, microburst.ofLoop(), 1e-12);
+        assertEquals(33.0 / 55, microburst.ofSpsc(), 1e-12);
+        assertEquals(3, microburst.roundsOk());
+        assertEquals(1.0, row(Summary.of(runs), "storm").vsStorm(), 1e-12);
+    }
+
+    @Test
+    void rowsFollowRuntimeOrderWhateverTheRunOrder() {
+        List<SummaryRow> rows = Summary.of(List.of(ok("w", "ceiling-loop", 1, 1), ok("w", "storm", 1, 1),
+            ok("w", "microburst", 1, 1)));
+        assertEquals(List.of("microburst", "storm", "ceiling-loop"), rows.stream().map(SummaryRow::runtime).toList());
+    }
+
+    @Test
+    void failedRoundsAreLeftOutOfTheMedianAndAllFailedKeepsTheError() {
+        List<SummaryRow> rows = Summary.of(List.of(ok("w", "microburst", 1, 40), failed("w", "microburst", 2, "boom"),
+            failed("w", "storm", 1, "no tuple"), failed("w", "storm", 2, "timed out")));
+        SummaryRow microburst = row(rows, "microburst");
+        assertEquals(40, microburst.throughput());
+        assertEquals(1, microburst.roundsOk());
+        assertEquals(2, microburst.roundsRun());
+        assertTrue(Double.isNaN(microburst.vsStorm()), "no Storm median, no ratio");
+        SummaryRow storm = row(rows, "storm");
+        assertEquals(0, storm.roundsOk());
+        assertEquals("timed out", storm.error());
+    }
+
+    @Test
+    void skippedRunsCountAsNotRun() {
+        SummaryRow loop = row(Summary.of(List.of(ok("w", "microburst", 1, 5), skipped("w", "ceiling-loop", 1))),
+            "ceiling-loop");
+        assertEquals(0, loop.roundsRun());
+        assertTrue(Double.isNaN(loop.throughput()));
+    }
+
+    @Test
+    void latencyComesFromTheRoundWithTheMedianP99() {
+        List<RunResult> runs = List.of(withLatency("lat", "storm", 1, 1000, 900), withLatency("lat", "storm", 2, 1000, 100),
+            withLatency("lat", "storm", 3, 1000, 300));
+        assertEquals(300, row(Summary.of(runs), "storm").latency().p99());
+        assertNull(row(Summary.of(List.of(ok("w", "storm", 1, 3))), "storm").latency());
+    }
+
+    private static SummaryRow row(List<SummaryRow> rows, String runtime) {
+        return rows.stream().filter(r -> r.runtime().equals(runtime)).findFirst().orElseThrow();
+    }
+}

@@ -1,0 +1,69 @@
+package io.microburst.bench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.microburst.bench.runtime.RuntimeId;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
+import org.junit.jupiter.api.Test;
+
+class WorkloadCatalogTest {
+    @Test
+    void namesAreUniqueAndQuickIsASubset() {
+        List<Workload> all = WorkloadCatalog.all();
+        Set<String> names = new HashSet<>();
+        all.forEach(w -> assertTrue(names.add(w.name()), "duplicate " + w.name()));
+        assertTrue(names.containsAll(WorkloadCatalog.quick().stream().map(Workload::name).toList()));
+        assertTrue(WorkloadCatalog.quick().size() < all.size());
+    }
+
+    @Test
+    void aFamilyNameSelectsEveryParallelismInCatalogOrder() {
+        List<String> selected = WorkloadCatalog.select(List.of("rollingsort", "wordcount")).stream().map(Workload::name).toList();
+        assertEquals(List.of("wordcount-p1", "wordcount-p2", "wordcount-p3", "wordcount-p4", "rollingsort"), selected);
+        assertThrows(IllegalArgumentException.class, () -> WorkloadCatalog.select(List.of("nope")));
+    }
+
+    @Test
+    void messagingTopologiesHaveTheDescribedShape() {
+        StormTopology constIdNull = WorkloadCatalog.byName("const-id-null").orElseThrow().topology();
+        assertEquals(Set.of("spout"), constIdNull.get_spouts().keySet());
+        assertEquals(Set.of("id", "null"), constIdNull.get_bolts().keySet());
+        StormTopology wordCount = WorkloadCatalog.byName("wordcount-p3").orElseThrow().topology();
+        assertEquals(3, wordCount.get_bolts().get("count").get_common().get_parallelism_hint());
+        assertTrue(wordCount.get_bolts().get("count").get_common().get_inputs().values().iterator().next().is_set_fields());
+    }
+
+    @Test
+    void ackingIsWhatTheNameSays() {
+        assertEquals(0, WorkloadCatalog.byName("const-null").orElseThrow().config().get(Config.TOPOLOGY_ACKER_EXECUTORS));
+        Workload mp = WorkloadCatalog.byName("const-null-ack-mp1000").orElseThrow();
+        assertEquals(1, mp.config().get(Config.TOPOLOGY_ACKER_EXECUTORS));
+        assertEquals(1000, mp.config().get(Config.TOPOLOGY_MAX_SPOUT_PENDING));
+        assertFalse(WorkloadCatalog.byName("const-null-ack").orElseThrow().config()
+            .containsKey(Config.TOPOLOGY_MAX_SPOUT_PENDING));
+    }
+
+    @Test
+    void ceilingsExistOnlyWhereTheyDoTheSameWork() {
+        Workload spoutOnly = WorkloadCatalog.byName("spout-emit").orElseThrow();
+        assertTrue(RuntimeId.CEILING_LOOP.supports(spoutOnly));
+        assertFalse(RuntimeId.CEILING_SPSC.supports(spoutOnly));
+        assertFalse(RuntimeId.CEILING_LOOP.supports(WorkloadCatalog.byName("const-null-ack").orElseThrow()));
+        assertFalse(RuntimeId.CEILING_LOOP.supports(WorkloadCatalog.byName("wordcount-p2").orElseThrow()));
+        assertTrue(RuntimeId.MICROBURST.supports(WorkloadCatalog.byName("wordcount-p2").orElseThrow()));
+    }
+
+    @Test
+    void wordCountCeilingCountsEveryWordOfASentence() {
+        CeilingWork work = WorkloadCatalog.byName("wordcount-p1").orElseThrow().ceilingWork();
+        String sentence = (String) work.produce();
+        assertEquals(sentence.split(" +").length, work.consume(sentence));
+    }
+}
