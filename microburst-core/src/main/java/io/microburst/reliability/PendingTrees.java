@@ -33,12 +33,12 @@ public final class PendingTrees {
 
     /**
      * Rotates: the older bucket expires. Trees in it that were reset within the last timeout move to the newest bucket;
-     * the others are unlinked and handed to {@code expired}. With {@code mayExpire} false every tree survives (the
-     * topology was held back by backpressure: slowness is not loss).
+     * the others are unlinked and handed to {@code expired}. (Tuples waiting in queues keep their trees stamped, so
+     * slowness is not taken for loss.)
      *
      * @param timeoutNanos the message timeout
      */
-    public void rotate(long nowNanos, long timeoutNanos, boolean mayExpire, Consumer<TupleTree> expired) {
+    public void rotate(long nowNanos, long timeoutNanos, Consumer<TupleTree> expired) {
         int oldest = 1 - newest;
         newest = oldest;
         TupleTree t = heads[oldest];
@@ -50,7 +50,7 @@ public final class PendingTrees {
             t.next = null;
             t.bucket = -1;
             long touched = t.touchedNanos();
-            if (!mayExpire || touched != 0 && nowNanos - touched < timeoutNanos) {
+            if (touched != 0 && nowNanos - touched < timeoutNanos) {
                 t.next = survivors;
                 survivors = t;
             } else {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import org.apache.storm.metric.api.IMetric;
 import org.jctools.queues.MessagePassingQueue;
@@ -368,14 +369,52 @@ public final class Executor implements Runnable {
                 spill(i, batch, supplier.next, n);
                 break;
             }
-            if (waits == 0) {
-                topology.backpressured();
+            if ((waits & 1023) == 1023) {
+                touchWaiting(batch, supplier.next, n);
             }
             dest.wake();
             backOff(waits++);
         }
         Arrays.fill(batch, 0, n, null);
         batchSizes[i] = 0;
+    }
+
+    /**
+     * Stamps the trees of tracked tuples that are waiting in a queue (this executor's inbox, its local queue, its
+     * overflow lists), so that time spent waiting behind a slow consumer never times a tree out (STORM-2359). Runs on
+     * this executor's thread, every half message timeout. The inbox is read with JCTools' weakly consistent iterator.
+     */
+    void touchQueued() {
+        long now = System.nanoTime();
+        for (RoutedTuple t : inbox) {
+            touch(t, now);
+        }
+        for (RoutedTuple t : local) {
+            touch(t, now);
+        }
+        if (overflowing > 0) {
+            for (ArrayDeque<RoutedTuple> q : overflow) {
+                if (q != null) {
+                    for (RoutedTuple t : q) {
+                        touch(t, now);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A producer blocked on a full queue stamps the tuples it still holds. */
+    private static void touchWaiting(RoutedTuple[] batch, int from, int to) {
+        long now = System.nanoTime();
+        for (int k = from; k < to; k++) {
+            touch(batch[k], now);
+        }
+    }
+
+    private static void touch(RoutedTuple t, long now) {
+        if (t != null && t.getMessageId() instanceof TrackedMessageId id) {
+            id.touch(now);
+        }
     }
 
     /** Keeps what a full consumer on a cycle could not take; the topology's spouts pause until it has drained. */

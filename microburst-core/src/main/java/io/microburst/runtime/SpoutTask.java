@@ -177,8 +177,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     }
 
     /** Spout thread: the older bucket of pending trees times out. */
-    void rotate(long timeoutNanos, boolean mayExpire) {
-        pending.rotate(System.nanoTime(), timeoutNanos, mayExpire, tree -> {
+    void rotate(long timeoutNanos) {
+        pending.rotate(System.nanoTime(), timeoutNanos, tree -> {
             if (tree.expire()) {
                 inFlight--;
                 failedTree(tree.messageId(), tree.streamIndex(), System.nanoTime() - tree.emitNanos());

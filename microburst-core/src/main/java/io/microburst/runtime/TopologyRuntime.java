@@ -84,8 +84,6 @@ public final class TopologyRuntime {
     private final AtomicLong dropped = new AtomicLong();
     /** Executors holding tuples for a full consumer on a cycle; spouts pause while any does. */
     private final java.util.concurrent.atomic.AtomicInteger overflowingExecutors = new java.util.concurrent.atomic.AtomicInteger();
-    /** Counts hand-overs that found a full queue; timeouts are suspended in a period where it moved (STORM-2359). */
-    private final AtomicLong backpressureWaits = new AtomicLong();
     private final long launchMillis = System.currentTimeMillis();
     private final StatsHistory statsHistory = new StatsHistory();
     private final WorkDir workDir;
@@ -317,16 +315,15 @@ public final class TopologyRuntime {
             schedules.add(timer.every(period, period,
                 () -> e.post((Runnable) () -> tuned.forEach(SpoutTask::autoTune))));
         }
+        if (acking && timeouts) {
+            long half = Math.max(100, timeoutSecs * 500L);
+            schedules.add(timer.every(half, half, () -> e.post((Runnable) e::touchQueued)));
+        }
         if (!spouts.isEmpty() && acking && timeouts) {
             long period = timeoutSecs * 1000L;
             long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);
-            long[] lastWaits = {backpressureWaits.get()};
-            schedules.add(timer.every(period, period, () -> e.post((Runnable) () -> {
-                long waits = backpressureWaits.get();
-                boolean mayExpire = waits == lastWaits[0];
-                lastWaits[0] = waits;
-                spouts.forEach(s -> s.rotate(nanos, mayExpire));
-            })));
+            schedules.add(timer.every(period, period,
+                () -> e.post((Runnable) () -> spouts.forEach(s -> s.rotate(nanos)))));
         }
     }
 
@@ -765,10 +762,6 @@ public final class TopologyRuntime {
             LOG.warn("Task {} of component '{}' reported an error", task.taskId, task.componentId(), error);
             errors.add(task.componentId(), task.taskId, error);
         }
-    }
-
-    void backpressured() {
-        backpressureWaits.incrementAndGet();
     }
 
     void dropped(int count) {

@@ -20,9 +20,9 @@ class PendingTreesTest {
         TupleTree t = tree(1);
         pending.add(t);
         List<TupleTree> expired = new ArrayList<>();
-        pending.rotate(T, T, true, expired::add);
+        pending.rotate(T, T, expired::add);
         assertTrue(expired.isEmpty(), "a tree survives the first rotation (it may be younger than T)");
-        pending.rotate(2 * T, T, true, expired::add);
+        pending.rotate(2 * T, T, expired::add);
         assertEquals(List.of(t), expired);
         assertEquals(0, pending.size());
     }
@@ -39,30 +39,27 @@ class PendingTreesTest {
         pending.remove(b);
         pending.remove(b);
         List<TupleTree> expired = new ArrayList<>();
-        pending.rotate(T, T, true, expired::add);
-        pending.rotate(2 * T, T, true, expired::add);
+        pending.rotate(T, T, expired::add);
+        pending.rotate(2 * T, T, expired::add);
         assertEquals(2, expired.size());
         assertTrue(expired.contains(a) && expired.contains(c));
     }
 
     @Test
-    void touchedTreeSurvivesAndBackpressureSuspendsExpiry() {
+    void touchedTreeSurvives() {
         PendingTrees pending = new PendingTrees();
         TupleTree touched = tree(1);
         TupleTree plain = tree(2);
         pending.add(touched);
         pending.add(plain);
         List<TupleTree> expired = new ArrayList<>();
-        pending.rotate(T, T, true, expired::add);
-        pending.rotate(2 * T, T, false, expired::add);
-        assertTrue(expired.isEmpty(), "no expiry in a period with backpressure: both start a new period");
-        pending.rotate(3 * T, T, true, expired::add);
-        assertTrue(expired.isEmpty());
-        touched.touch(4 * T - 10);
-        pending.rotate(4 * T, T, true, expired::add);
-        assertEquals(List.of(plain), expired, "the reset tree survives");
-        pending.rotate(5 * T, T, true, expired::add);
-        pending.rotate(6 * T, T, true, expired::add);
+        pending.rotate(T, T, expired::add);
+        touched.touch(2 * T - 10);
+        pending.rotate(2 * T, T, expired::add);
+        assertEquals(List.of(plain), expired, "the stamped tree survives");
+        pending.rotate(3 * T, T, expired::add);
+        assertEquals(List.of(plain), expired);
+        pending.rotate(4 * T, T, expired::add);
         assertEquals(List.of(plain, touched), expired);
     }
 }
