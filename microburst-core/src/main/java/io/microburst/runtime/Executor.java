@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
 public final class Executor implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Executor.class);
     private static final int MAIL_LIMIT = 4096;
+    private static final int DRAIN_CHUNK = 16;
+    private static final long TURN_BUDGET_NANOS = 1_000_000;
     private static final int SPIN_TURNS = 64;
     private static final int YIELD_TURNS = 8;
     private static final long MIN_PARK_NANOS = 1_000;
@@ -164,7 +166,7 @@ public final class Executor implements Runnable {
             retryOverflow();
         }
         work += drainLocal();
-        work += inbox.drain(executeOne, drainLimit);
+        work += drainInbox();
         flushAll();
         if (spouts.length > 0 && topology.spoutsMayRun()) {
             for (SpoutTask spout : spouts) {
@@ -208,6 +210,26 @@ public final class Executor implements Runnable {
             tasks = staying.toArray(new TaskRunner[0]);
         }
         defuseRequests.clear();
+    }
+
+    /**
+     * Executes up to {@link #drainLimit} queued tuples, in chunks, stopping early once a millisecond has passed, so a
+     * slow bolt still reads its mail (ticks, timeout stamps, a stop) often.
+     */
+    private int drainInbox() {
+        int done = inbox.drain(executeOne, DRAIN_CHUNK);
+        if (done < DRAIN_CHUNK) {
+            return done;
+        }
+        long start = System.nanoTime();
+        while (done < drainLimit) {
+            int n = inbox.drain(executeOne, DRAIN_CHUNK);
+            done += n;
+            if (n < DRAIN_CHUNK || System.nanoTime() - start > TURN_BUDGET_NANOS) {
+                break;
+            }
+        }
+        return done;
     }
 
     private int drainLocal() {

@@ -1,0 +1,25 @@
+package io.microburst.it.reliability;
+
+import io.microburst.MicroburstCluster;
+import org.apache.storm.ILocalCluster;
+import org.apache.storm.LocalCluster;
+
+/**
+ * The two runtimes a scenario can run on. Tests in this package run on Microburst unless
+ * {@code -Dmicroburst.it.reliability.cluster=storm} asks for Apache Storm's LocalCluster, which is how the scenarios
+ * themselves are checked against the reference implementation.
+ */
+enum ClusterKind {
+    MICROBURST,
+    STORM;
+
+    static final String PROPERTY = "microburst.it.reliability.cluster";
+
+    static ClusterKind underTest() {
+        return "storm".equalsIgnoreCase(System.getProperty(PROPERTY, "microburst")) ? STORM : MICROBURST;
+    }
+
+    ILocalCluster start() throws Exception {
+        return this == STORM ? new LocalCluster() : new MicroburstCluster();
+    }
+}
