@@ -1,0 +1,96 @@
+package io.microburst;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.storm.Config;
+import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
+import org.junit.jupiter.api.Test;
+
+/** With auto-tuning on, max spout pending moves away from its start when more in flight means more progress. */
+class MaxPendingAutotuneTest {
+    static final AtomicLong MAX_PENDING_SEEN = new AtomicLong();
+    static final AtomicLong ACKED = new AtomicLong();
+
+    public static class TrackingSpout extends BaseRichSpout {
+        private SpoutOutputCollector collector;
+        private long id;
+
+        @Override
+        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void nextTuple() {
+            collector.emit(new Values(id), id++);
+            MAX_PENDING_SEEN.accumulateAndGet(collector.getPendingCount(), Math::max);
+        }
+
+        @Override
+        public void ack(Object msgId) {
+            ACKED.incrementAndGet();
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("n"));
+        }
+    }
+
+    /** Acks each tuple about 2 ms after it arrives, so throughput grows with the number in flight. */
+    public static class DelayedAckBolt extends BaseRichBolt {
+        private OutputCollector collector;
+        private java.util.ArrayDeque<Object[]> held;
+
+        @Override
+        public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+            this.collector = collector;
+            this.held = new java.util.ArrayDeque<>();
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            long now = System.nanoTime();
+            held.add(new Object[] {input, now});
+            while (!held.isEmpty() && now - (Long) held.peek()[1] > 2_000_000) {
+                collector.ack((Tuple) held.poll()[0]);
+            }
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        }
+    }
+
+    @Test
+    void tunerRaisesTheBoundWhileProgressGrows() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new TrackingSpout());
+        b.setBolt("bolt", new DelayedAckBolt()).shuffleGrouping("spout");
+        Config conf = new Config();
+        conf.setMaxSpoutPending(10);
+        conf.put(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE, true);
+        conf.put(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE_SECS, 1);
+        conf.put(MicroburstConfig.FUSION, false);
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("autotune", conf, b.createTopology());
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (MAX_PENDING_SEEN.get() <= 10 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
+        }
+        assertTrue(MAX_PENDING_SEEN.get() > 10, "in flight never went past the initial bound: " + MAX_PENDING_SEEN.get());
+        assertTrue(ACKED.get() > 0);
+    }
+}
