@@ -451,9 +451,12 @@ public final class MicroburstCluster implements ILocalCluster {
             this.name = name;
         }
 
+        /** Kills the topology at once (wait 0), as Storm's handle does. */
         @Override
         public void close() throws NotAliveException {
-            killTopology(name);
+            KillOptions now = new KillOptions();
+            now.set_wait_secs(0);
+            killTopologyWithOpts(name, now);
         }
     }
 }

@@ -413,13 +413,16 @@ public final class TopologyRuntime {
      */
     public void kill(int waitSecs, Runnable onStopped) {
         synchronized (this) {
-            if (stopped || killing) {
+            if (stopped) {
                 return;
             }
-            killing = true;
-            setActive(false);
-            status = "KILLED";
+            if (!killing) {
+                killing = true;
+                setActive(false);
+                status = "KILLED";
+            }
         }
+        // A second kill with a shorter wait brings the stop forward, as in Storm; the earliest stop wins.
         if (waitSecs <= 0) {
             stopNow();
             onStopped.run();
