@@ -209,22 +209,6 @@ public final class TaskStats {
         return avgMs(processNanos[input], processSamples[input]);
     }
 
-    public long totalEmitted() {
-        long s = 0;
-        for (long v : emitted) {
-            s += v;
-        }
-        return s;
-    }
-
-    public long totalExecuted() {
-        long s = 0;
-        for (long v : executed) {
-            s += v;
-        }
-        return s;
-    }
-
     private static double avgMs(long nanos, long samples) {
         return samples == 0 ? 0.0 : nanos / 1e6 / samples;
     }

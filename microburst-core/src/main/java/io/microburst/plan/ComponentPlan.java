@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.ComponentObject;
-import org.apache.storm.generated.GlobalStreamId;
 
 /**
  * One spout or bolt of a planned topology: its tasks, its normalized configuration, its output streams and its inputs.
@@ -86,15 +85,6 @@ public final class ComponentPlan {
 
     void addInput(Subscription subscription) {
         inputs.add(subscription);
-    }
-
-    public Subscription input(GlobalStreamId id) {
-        for (Subscription s : inputs) {
-            if (s.stream().componentId().equals(id.get_componentId()) && s.stream().streamId().equals(id.get_streamId())) {
-                return s;
-            }
-        }
-        return null;
     }
 
     /**

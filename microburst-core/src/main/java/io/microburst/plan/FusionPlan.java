@@ -92,14 +92,4 @@ public final class FusionPlan {
         }
         return false;
     }
-
-    /** The component at the head of the chain this one is fused into (itself when not fused). */
-    public String head(String componentId) {
-        String c = componentId;
-        String p;
-        while ((p = fusedInto.get(c)) != null) {
-            c = p;
-        }
-        return c;
-    }
 }

@@ -103,10 +103,6 @@ public final class TupleTree {
         return (int) STATE.getVolatile(this);
     }
 
-    public boolean isPending() {
-        return state() == PENDING;
-    }
-
     public void touch(long nowNanos) {
         touchedNanos = nowNanos;
     }

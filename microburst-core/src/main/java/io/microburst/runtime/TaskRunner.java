@@ -33,7 +33,6 @@ abstract class TaskRunner {
     final int taskId;
     final TaskStats stats;
     private final Map<String, StreamRoute> routes = new HashMap<>();
-    private final StreamRoute[] routeByIndex;
 
     TopologyContext context;
     List<ITaskHook> hooks = List.of();
@@ -64,7 +63,6 @@ abstract class TaskRunner {
             inStreams[s.inputIndex()] = s.stream().streamId();
         }
         this.stats = new TaskStats(taskId, component.id(), outStreams, inComponents, inStreams);
-        this.routeByIndex = new StreamRoute[streams.size()];
     }
 
     /** Builds groupers; needs a context, so it runs once the first context exists. */
@@ -91,7 +89,6 @@ abstract class TaskRunner {
             StreamRoute route = new StreamRoute(s, groupers.toArray(new Grouper[0]),
                 inputs.stream().mapToInt(Integer::intValue).toArray(), topology.plan().taskCount());
             routes.put(s.streamId(), route);
-            routeByIndex[s.index()] = route;
         }
     }
 
@@ -107,10 +104,6 @@ abstract class TaskRunner {
                 + component.streams().keySet() + ")");
         }
         return r;
-    }
-
-    final StreamRoute route(int index) {
-        return routeByIndex[index];
     }
 
     /**

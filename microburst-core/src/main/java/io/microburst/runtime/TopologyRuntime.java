@@ -844,10 +844,6 @@ public final class TopologyRuntime {
         return errors;
     }
 
-    public StormMetricRegistry metricRegistry() {
-        return metricRegistry;
-    }
-
     /** Tuples dropped because the topology was stopped while their producer waited for room. */
     public long droppedTuples() {
         return dropped.get();
