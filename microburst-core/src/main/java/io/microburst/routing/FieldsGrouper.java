@@ -18,6 +18,9 @@ public final class FieldsGrouper implements Grouper {
 
     @Override
     public List<Integer> chooseTasks(List<Object> values) {
+        if (singles.length == 1) {
+            return singles[0]; // one consumer task: no need to hash
+        }
         return singles[Math.floorMod(hash(values, fieldIndexes), singles.length)];
     }
 

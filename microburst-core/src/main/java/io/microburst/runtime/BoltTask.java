@@ -6,6 +6,7 @@ import java.util.List;
 import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import io.microburst.plan.ComponentPlan;
+import org.apache.storm.Config;
 import org.apache.storm.Constants;
 import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.BoltAckInfo;
@@ -19,11 +20,12 @@ import org.apache.storm.tuple.Values;
 
 /**
  * A bolt task: executes the tuples delivered to it, and implements its collector's emit, ack and fail. Latencies are
- * sampled one tuple in {@value #SAMPLE_EVERY}. Confined to its executor's thread (ack and fail may come from a thread
+ * sampled at the topology's {@code topology.stats.sample.rate} (Storm's default 0.05: one tuple in 20). Confined to its executor's thread (ack and fail may come from a thread
  * of the user's own; the tuple-tree ledger is safe for that).
  */
 final class BoltTask extends TaskRunner {
-    private static final int SAMPLE_EVERY = 16;
+    /** One executed tuple in this many is timed: the inverse of topology.stats.sample.rate, as Storm samples. */
+    private final int sampleEvery;
 
     private IBolt bolt;
     private int sampleCounter;
@@ -47,8 +49,9 @@ final class BoltTask extends TaskRunner {
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
         this.fused = fused;
+        this.sampleEvery = sampleEvery(component.conf().get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
         // a fused task's first tuple is timed, so a slow one is found at once
-        this.sampleCounter = fused ? SAMPLE_EVERY - 1 : 0;
+        this.sampleCounter = fused ? sampleEvery - 1 : 0;
     }
 
     @Override
@@ -73,7 +76,7 @@ final class BoltTask extends TaskRunner {
         if (topology.acking() && tuple.getMessageId() instanceof TrackedMessageId) {
             hold(tuple);
         }
-        boolean sampled = ++sampleCounter == SAMPLE_EVERY;
+        boolean sampled = ++sampleCounter >= sampleEvery;
         long start = 0;
         if (sampled) {
             sampleCounter = 0;
@@ -116,8 +119,17 @@ final class BoltTask extends TaskRunner {
         if (++slowSamples >= SLOW_SAMPLES_TO_MOVE) {
             executor.requestDefuse(this);
         } else {
-            sampleCounter = SAMPLE_EVERY - 1;
+            sampleCounter = sampleEvery - 1;
         }
+    }
+
+    /** Storm's sampling rate as a period: 0.05 is one tuple in 20; a rate of 0 or less never samples but a fused task's checks. */
+    static int sampleEvery(Object rate) {
+        double r = rate instanceof Number n ? n.doubleValue() : 0.05;
+        if (!(r > 0)) {
+            return Integer.MAX_VALUE;
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(1 / r)));
     }
 
     void executeTick(int frequencySecs) {

@@ -33,6 +33,9 @@ abstract class TaskRunner {
     final int taskId;
     final TaskStats stats;
     private final Map<String, StreamRoute> routes = new HashMap<>();
+    /** The route of the last emit: most tasks emit on one stream, so most lookups end at an identity check. */
+    private String lastStreamId;
+    private StreamRoute lastRoute;
 
     TopologyContext context;
     List<ITaskHook> hooks = List.of();
@@ -97,6 +100,16 @@ abstract class TaskRunner {
     }
 
     final StreamRoute route(String streamId) {
+        if (streamId == lastStreamId) {
+            return lastRoute;
+        }
+        StreamRoute r = lookUpRoute(streamId);
+        lastStreamId = streamId;
+        lastRoute = r;
+        return r;
+    }
+
+    private StreamRoute lookUpRoute(String streamId) {
         StreamRoute r = routes.get(streamId);
         if (r == null) {
             throw new IllegalArgumentException("Component '" + component.id() + "' (task " + taskId
@@ -113,6 +126,24 @@ abstract class TaskRunner {
      * @return the task ids to give back to the caller of emit
      */
     final List<Integer> chooseTargets(StreamRoute r, List<Object> values, int directTask) {
+        Grouper[] groupers = r.groupers;
+        if (directTask < 0 && !r.direct && groupers.length == 1) {
+            // The common case, kept small so that it inlines into emit: one grouped subscription.
+            List<Integer> chosen = groupers[0].chooseTasks(values);
+            if (chosen.size() == 1) {
+                targetTasks[0] = chosen.get(0);
+                targetInputs[0] = r.inputIndexes[0];
+                targetCount = 1;
+                return chosen;
+            }
+            targetCount = 0;
+            addTargets(chosen, r.inputIndexes[0]);
+            return chosen;
+        }
+        return chooseTargetsSlow(r, values, directTask);
+    }
+
+    private List<Integer> chooseTargetsSlow(StreamRoute r, List<Object> values, int directTask) {
         targetCount = 0;
         if (directTask >= 0 || r.direct) {
             if (!r.direct) {
@@ -133,26 +164,22 @@ abstract class TaskRunner {
             return List.of(directTask);
         }
         Grouper[] groupers = r.groupers;
-        if (groupers.length == 1) {
-            List<Integer> chosen = groupers[0].chooseTasks(values);
-            int input = r.inputIndexes[0];
-            for (int i = 0, n = chosen.size(); i < n; i++) {
-                addTarget(chosen.get(i), input);
-            }
-            return chosen;
-        }
         if (groupers.length == 0) {
             return List.of();
         }
         List<Integer> all = new ArrayList<>();
         for (int g = 0; g < groupers.length; g++) {
             List<Integer> chosen = groupers[g].chooseTasks(values);
-            for (int i = 0, n = chosen.size(); i < n; i++) {
-                addTarget(chosen.get(i), r.inputIndexes[g]);
-            }
+            addTargets(chosen, r.inputIndexes[g]);
             all.addAll(chosen);
         }
         return all;
+    }
+
+    private void addTargets(List<Integer> chosen, int input) {
+        for (int i = 0, n = chosen.size(); i < n; i++) {
+            addTarget(chosen.get(i), input);
+        }
     }
 
     private void addTarget(int task, int input) {
