@@ -48,6 +48,8 @@ public final class MicroburstCluster implements ILocalCluster {
     private final Map<String, TopologyRuntime> byId = new ConcurrentHashMap<>();
     private final AtomicInteger submissions = new AtomicInteger();
     private final long startMillis = System.currentTimeMillis();
+    /** Storm's defaults.yaml and storm.yaml as read at construction: values equal to these need no validation. */
+    private final Map<String, Object> stormDefaults;
     private volatile boolean closed;
     private TransactionalStateServer stateServer;
 
@@ -58,7 +60,9 @@ public final class MicroburstCluster implements ILocalCluster {
 
     /** A cluster whose defaults are Storm's, overridden by {@code clusterConf}. */
     public MicroburstCluster(Map<String, Object> clusterConf) {
-        Map<String, Object> conf = new HashMap<>(Utils.readStormConfig());
+        StormClasses.initializeInBackground();
+        this.stormDefaults = Utils.readStormConfig();
+        Map<String, Object> conf = new HashMap<>(stormDefaults);
         conf.putAll(clusterConf);
         conf.put(Config.STORM_CLUSTER_MODE, "local");
         this.clusterConf = conf;
@@ -89,7 +93,7 @@ public final class MicroburstCluster implements ILocalCluster {
             topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS, List.of(server.host()));
             topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_PORT, server.port());
         }
-        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology);
+        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         if (loader == null) {
@@ -323,6 +327,7 @@ public final class MicroburstCluster implements ILocalCluster {
             r.awaitHelperThreads();
         }
         timer.close();
+        StormClasses.awaitInitialized();
         synchronized (this) {
             if (stateServer != null) {
                 stateServer.close();

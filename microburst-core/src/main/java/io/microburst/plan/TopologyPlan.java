@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.storm.Config;
@@ -27,6 +28,7 @@ import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.validation.ConfigValidation;
+import org.apache.storm.validation.NotConf;
 
 /**
  * A validated topology turned into what the runtime needs: task ids, per-component configuration, stream schemas and
@@ -45,7 +47,9 @@ public final class TopologyPlan {
         Config.TOPOLOGY_BOLTS_SLIDING_INTERVAL_COUNT, Config.TOPOLOGY_BOLTS_SLIDING_INTERVAL_DURATION_MS,
         Config.TOPOLOGY_BOLTS_TUPLE_TIMESTAMP_MAX_LAG_MS, Config.TOPOLOGY_BOLTS_MESSAGE_ID_FIELD_NAME,
         Config.TOPOLOGY_STATE_PROVIDER, Config.TOPOLOGY_STATE_PROVIDER_CONFIG, Config.TOPOLOGY_BOLTS_LATE_TUPLE_STREAM);
-    private static final Set<String> STORM_KEYS = stormConfigKeys();
+    /** Storm's configuration keys, each with the field of {@link Config} that declares it (and its validator). */
+    private static final Map<String, Field> CONF_FIELDS = stormConfigFields();
+    private static final Set<String> STORM_KEYS = CONF_FIELDS.keySet();
 
     private final String name;
     private final String stormId;
@@ -83,10 +87,19 @@ public final class TopologyPlan {
      */
     public static TopologyPlan build(String name, String stormId, Map<String, Object> conf, StormTopology topology)
         throws InvalidTopologyException {
+        return build(name, stormId, conf, topology, Map.of());
+    }
+
+    /**
+     * As {@link #build(String, String, Map, StormTopology)}, where values equal to those in {@code trusted} (Storm's own
+     * defaults, read from its defaults.yaml) are known to be valid and are not validated again.
+     */
+    public static TopologyPlan build(String name, String stormId, Map<String, Object> conf, StormTopology topology,
+                                     Map<String, Object> trusted) throws InvalidTopologyException {
         if (topology == null) {
             throw invalid("Topology '" + name + "' is null");
         }
-        checkConf(conf, "Topology '" + name + "'");
+        checkConf(conf, trusted, "Topology '" + name + "'");
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();
         Set<String> spouts = new HashSet<>();
@@ -257,27 +270,29 @@ public final class TopologyPlan {
                     merged.put(e.getKey(), e.getValue());
                 }
             }
-            checkConf(own, "Component '" + id + "'");
+            checkConf(own, Map.of(), "Component '" + id + "'");
         }
         return merged;
     }
 
-    /** Storm's own validation; on failure, finds and names the offending key. */
-    private static void checkConf(Map<String, Object> conf, String owner) throws InvalidTopologyException {
-        try {
-            ConfigValidation.validateTopoConf(conf);
-        } catch (IllegalArgumentException e) {
-            for (Map.Entry<String, Object> entry : conf.entrySet()) {
-                Map<String, Object> one = new HashMap<>();
-                one.put(entry.getKey(), entry.getValue());
-                try {
-                    ConfigValidation.validateTopoConf(one);
-                } catch (IllegalArgumentException single) {
-                    throw invalid(owner + " has an invalid configuration value for '" + entry.getKey() + "' ("
-                        + entry.getValue() + "): " + single.getMessage());
-                }
+    /**
+     * Storm's own validators, applied to each Storm key of {@code conf} whose value is not the trusted one; a failure
+     * names the key and the value.
+     */
+    private static void checkConf(Map<String, Object> conf, Map<String, Object> trusted, String owner)
+        throws InvalidTopologyException {
+        for (Map.Entry<String, Object> entry : conf.entrySet()) {
+            Field field = CONF_FIELDS.get(entry.getKey());
+            if (field == null || field.getAnnotation(NotConf.class) != null
+                || (trusted.containsKey(entry.getKey()) && Objects.equals(trusted.get(entry.getKey()), entry.getValue()))) {
+                continue;
             }
-            throw invalid(owner + " has an invalid configuration: " + e.getMessage());
+            try {
+                ConfigValidation.validateField(field, conf);
+            } catch (IllegalArgumentException e) {
+                throw invalid(owner + " has an invalid configuration value for '" + entry.getKey() + "' ("
+                    + entry.getValue() + "): " + e.getMessage());
+            }
         }
     }
 
@@ -293,18 +308,19 @@ public final class TopologyPlan {
         }
     }
 
-    private static Set<String> stormConfigKeys() {
-        Set<String> keys = new HashSet<>();
-        for (Field f : Config.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+    private static Map<String, Field> stormConfigFields() {
+        Map<String, Field> fields = new HashMap<>();
+        int wanted = Modifier.PUBLIC | Modifier.STATIC | Modifier.FINAL;
+        for (Field f : Config.class.getDeclaredFields()) {
+            if ((f.getModifiers() & wanted) == wanted && f.getType() == String.class && !f.isSynthetic()) {
                 try {
-                    keys.add((String) f.get(null));
+                    fields.put((String) f.get(null), f);
                 } catch (IllegalAccessException e) {
                     throw new IllegalStateException(e);
                 }
             }
         }
-        return Collections.unmodifiableSet(keys);
+        return Collections.unmodifiableMap(fields);
     }
 
     private static InvalidTopologyException invalid(String message) {

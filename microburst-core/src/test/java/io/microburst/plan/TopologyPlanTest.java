@@ -82,6 +82,27 @@ class TopologyPlanTest {
     }
 
     @Test
+    void validatesOnlyValuesThatDifferFromTheTrustedDefaults() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("s", new TestWordSpout());
+        // A trusted value is not validated again (Storm's own defaults are valid by construction)...
+        Map<String, Object> trusted = Map.of(Config.TOPOLOGY_WORKERS, "trusted");
+        TopologyPlan.build("t", "t-1", Map.of(Config.TOPOLOGY_WORKERS, "trusted"), b.createTopology(), trusted);
+        // ...but a user's value for the same key is, and the error names the key and the value.
+        String msg = assertThrows(InvalidTopologyException.class, () -> TopologyPlan.build("t", "t-1",
+            Map.of(Config.TOPOLOGY_WORKERS, "two"), b.createTopology(), trusted)).get_msg();
+        assertTrue(msg.contains(Config.TOPOLOGY_WORKERS) && msg.contains("two"), msg);
+    }
+
+    @Test
+    void refusesInvalidComponentConfigurationNamingComponentAndKey() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("s", new TestWordSpout()).addConfiguration(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, "often");
+        String msg = assertThrows(InvalidTopologyException.class, () -> plan(b.createTopology(), Map.of())).get_msg();
+        assertTrue(msg.contains("'s'") && msg.contains(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), msg);
+    }
+
+    @Test
     void componentConfigurationOverridesOnlyWhatStormAllows() throws Exception {
         TopologyBuilder b = new TopologyBuilder();
         b.setSpout("s", new TestWordSpout());
