@@ -24,13 +24,19 @@ final class ClusterDeployment implements Deployment {
         this.topologyName = topologyName;
     }
 
-    /** Starts a cluster for {@code runtime} and submits {@code workload} to it. */
-    static ClusterDeployment start(RuntimeId runtime, Workload workload) throws Exception {
+    /** Builds the topology and configuration of {@code workload} for {@code runtime}; the launch starts the cluster. */
+    static Runtimes.Launch prepare(RuntimeId runtime, Workload workload) {
         Map<String, Object> conf = workload.config();
         if (runtime == RuntimeId.STORM_TUNED) {
             StormProfile.applyTuned(conf, workload.latencySensitive());
         }
         StormTopology topology = workload.topology();
+        return () -> start(runtime, workload, conf, topology);
+    }
+
+    /** Starts a cluster for {@code runtime} and submits {@code topology} to it. */
+    private static ClusterDeployment start(RuntimeId runtime, Workload workload, Map<String, Object> conf,
+                                           StormTopology topology) throws Exception {
         LoopbackZookeeper zookeeper = null;
         ILocalCluster cluster = null;
         try {

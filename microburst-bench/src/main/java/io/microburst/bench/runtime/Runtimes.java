@@ -1,5 +1,6 @@
 package io.microburst.bench.runtime;
 
+import io.microburst.bench.workload.CeilingWork;
 import io.microburst.bench.workload.Workload;
 
 /** Starts a workload on a runtime in this JVM. Stateless. */
@@ -7,18 +8,37 @@ public final class Runtimes {
     private Runtimes() {
     }
 
+    /** A workload made ready to start on a runtime: its topology or hand-written work is built, nothing runs yet. */
+    @FunctionalInterface
+    public interface Launch {
+        /** Starts it; the caller closes the result. */
+        Deployment start() throws Exception;
+    }
+
     /**
-     * Starts {@code workload} on {@code runtime}; the caller closes the result. Throws {@link IllegalArgumentException} when
+     * Builds what {@code workload} needs on {@code runtime} (topology, configuration, data) without starting anything, so
+     * that start-up is timed from cluster construction, as the method asks. Throws {@link IllegalArgumentException} when
      * the runtime cannot run the workload (a ceiling that does not exist for it).
      */
-    public static Deployment start(RuntimeId runtime, Workload workload) throws Exception {
+    public static Launch prepare(RuntimeId runtime, Workload workload) {
         if (!runtime.supports(workload)) {
             throw new IllegalArgumentException(runtime.id() + " cannot run " + workload.name());
         }
         return switch (runtime) {
-            case MICROBURST, STORM, STORM_TUNED -> ClusterDeployment.start(runtime, workload);
-            case CEILING_LOOP -> LoopCeiling.start(workload.ceilingWork());
-            case CEILING_SPSC -> SpscCeiling.start(workload.ceilingWork());
+            case MICROBURST, STORM, STORM_TUNED -> ClusterDeployment.prepare(runtime, workload);
+            case CEILING_LOOP -> {
+                CeilingWork work = workload.ceilingWork();
+                yield () -> LoopCeiling.start(work);
+            }
+            case CEILING_SPSC -> {
+                CeilingWork work = workload.ceilingWork();
+                yield () -> SpscCeiling.start(work);
+            }
         };
+    }
+
+    /** Prepares and starts {@code workload} on {@code runtime}; the caller closes the result. */
+    public static Deployment start(RuntimeId runtime, Workload workload) throws Exception {
+        return prepare(runtime, workload).start();
     }
 }

@@ -39,6 +39,20 @@ public final class Workload {
         return new Builder(name);
     }
 
+    /** A builder for a variant of this workload called {@code newName}: everything copied but the name and family. */
+    public Builder toBuilder(String newName) {
+        Builder b = new Builder(newName);
+        b.parallelism = parallelism;
+        b.description = description;
+        b.unit = unit;
+        b.latency = latency;
+        b.topology = topology;
+        b.config.putAll(config);
+        b.ceiling = ceiling;
+        b.spscCeiling = spscCeiling;
+        return b;
+    }
+
     /** Unique name, used by {@code --only} and in results. */
     public String name() {
         return name;

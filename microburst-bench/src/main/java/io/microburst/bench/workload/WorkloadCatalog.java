@@ -1,5 +1,6 @@
 package io.microburst.bench.workload;
 
+import io.microburst.MicroburstConfig;
 import io.microburst.bench.topology.ConstSpout;
 import io.microburst.bench.topology.CountBolt;
 import io.microburst.bench.topology.IdBolt;
@@ -48,9 +49,11 @@ public final class WorkloadCatalog {
         List<Workload> all = new ArrayList<>();
         all.add(spoutEmit());
         all.add(constNull(false, null));
+        all.add(unfused(constNull(false, null)));
         all.add(constNull(true, null));
         all.add(constNull(true, 1000));
         all.add(constIdNull(false));
+        all.add(unfused(constIdNull(false)));
         all.add(constIdNull(true));
         for (int p = 1; p <= MAX_WORDCOUNT_PARALLELISM; p++) {
             all.add(wordCount(p));
@@ -145,6 +148,17 @@ public final class WorkloadCatalog {
             w.ceiling(ConstCeiling::new, true);
         }
         return w.build();
+    }
+
+    /**
+     * The same topology with Microburst's operator fusion turned off ({@code microburst.fusion=false}), so every bolt runs
+     * on its own thread behind a queue, as in Storm; Storm ignores the key, so its figures are those of the fused twin.
+     */
+    static Workload unfused(Workload fused) {
+        return fused.toBuilder(fused.name() + "-unfused")
+            .description(fused.description() + "; Microburst fusion off")
+            .config(MicroburstConfig.FUSION, false)
+            .build();
     }
 
     static Workload wordCount(int parallelism) {

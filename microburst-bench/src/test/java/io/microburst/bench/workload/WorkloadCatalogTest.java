@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.microburst.MicroburstConfig;
 import io.microburst.bench.runtime.RuntimeId;
 import java.util.HashSet;
 import java.util.List;
@@ -48,6 +49,19 @@ class WorkloadCatalogTest {
         assertEquals(1000, mp.config().get(Config.TOPOLOGY_MAX_SPOUT_PENDING));
         assertFalse(WorkloadCatalog.byName("const-null-ack").orElseThrow().config()
             .containsKey(Config.TOPOLOGY_MAX_SPOUT_PENDING));
+    }
+
+    @Test
+    void unfusedVariantsDifferOnlyInTheFusionSwitch() {
+        Workload fused = WorkloadCatalog.byName("const-id-null").orElseThrow();
+        Workload unfused = WorkloadCatalog.byName("const-id-null-unfused").orElseThrow();
+        assertEquals(false, unfused.config().get(MicroburstConfig.FUSION));
+        assertFalse(fused.config().containsKey(MicroburstConfig.FUSION));
+        assertEquals(fused.topology(), unfused.topology());
+        assertEquals(fused.unit(), unfused.unit());
+        assertEquals("const-id-null-unfused", unfused.family());
+        assertTrue(RuntimeId.CEILING_SPSC.supports(unfused));
+        assertTrue(WorkloadCatalog.byName("const-null-unfused").isPresent());
     }
 
     @Test
