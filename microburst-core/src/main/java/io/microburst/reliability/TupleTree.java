@@ -132,6 +132,7 @@ public final class TupleTree {
         return streamIndex;
     }
 
+    /** System.nanoTime at emit for a tree sampled for complete latency; 0 for the others. */
     public long emitNanos() {
         return emitNanos;
     }

@@ -6,7 +6,6 @@ import java.util.List;
 import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import io.microburst.plan.ComponentPlan;
-import org.apache.storm.Config;
 import org.apache.storm.Constants;
 import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.BoltAckInfo;
@@ -49,7 +48,7 @@ final class BoltTask extends TaskRunner {
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
         this.fused = fused;
-        this.sampleEvery = sampleEvery(component.conf().get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
+        this.sampleEvery = sampleEvery(component.conf());
         // a fused task's first tuple is timed, so a slow one is found at once
         this.sampleCounter = fused ? sampleEvery - 1 : 0;
     }
@@ -121,15 +120,6 @@ final class BoltTask extends TaskRunner {
         } else {
             sampleCounter = sampleEvery - 1;
         }
-    }
-
-    /** Storm's sampling rate as a period: 0.05 is one tuple in 20; a rate of 0 or less never samples but a fused task's checks. */
-    static int sampleEvery(Object rate) {
-        double r = rate instanceof Number n ? n.doubleValue() : 0.05;
-        if (!(r > 0)) {
-            return Integer.MAX_VALUE;
-        }
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(1 / r)));
     }
 
     void executeTick(int frequencySecs) {

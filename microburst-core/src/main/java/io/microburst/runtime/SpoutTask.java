@@ -32,9 +32,14 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     private int inFlight;
     private int emittedThisCall;
     private long[] edges = new long[8];
+    /** One tree in this many records its emit time, for complete latency (Storm samples it the same way). */
+    private final int sampleEvery;
+    private int sampleCounter;
 
     SpoutTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
         super(topology, executor, component, taskId);
+        this.sampleEvery = sampleEvery(component.conf());
+        this.sampleCounter = sampleEvery - 1; // the first tree is timed
         Object max = component.conf().get(org.apache.storm.Config.TOPOLOGY_MAX_SPOUT_PENDING);
         this.maxPending = max == null ? 0 : ((Number) max).intValue();
         if (ObjectReader.getBoolean(component.conf().get(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE), false)) {
@@ -157,7 +162,12 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
             edges[i] = e;
             ackVal ^= e;
         }
-        TupleTree tree = new TupleTree(nextId(), messageId, r.streamId, r.index, System.nanoTime(), ackVal, this);
+        long emitNanos = 0;
+        if (++sampleCounter >= sampleEvery) {
+            sampleCounter = 0;
+            emitNanos = System.nanoTime();
+        }
+        TupleTree tree = new TupleTree(nextId(), messageId, r.streamId, r.index, emitNanos, ackVal, this);
         pending.add(tree);
         inFlight++;
         for (int i = 0; i < n; i++) {
@@ -180,11 +190,18 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         pending.remove(tree);
         inFlight--;
         int stream = tree.streamIndex();
+        long nanos = sampledLatency(tree);
         if (tree.state() == TupleTree.ACKED) {
-            acked(tree.messageId(), stream, System.nanoTime() - tree.emitNanos());
+            acked(tree.messageId(), stream, nanos);
         } else {
-            failedTree(tree.messageId(), stream, System.nanoTime() - tree.emitNanos());
+            failedTree(tree.messageId(), stream, nanos);
         }
+    }
+
+    /** Emit to now for a sampled tree; -1 for the others. */
+    private static long sampledLatency(TupleTree tree) {
+        long emitted = tree.emitNanos();
+        return emitted == 0 ? -1 : Math.max(0, System.nanoTime() - emitted);
     }
 
     /** Spout thread: the older bucket of pending trees times out. */
@@ -192,7 +209,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         pending.rotate(System.nanoTime(), timeoutNanos, tree -> {
             if (tree.expire()) {
                 inFlight--;
-                failedTree(tree.messageId(), tree.streamIndex(), System.nanoTime() - tree.emitNanos());
+                failedTree(tree.messageId(), tree.streamIndex(), sampledLatency(tree));
             }
         });
     }
@@ -236,7 +253,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     private void failedTree(Object messageId, int stream, long nanos) {
         stats.spoutFailed(stream);
         if (!hooks.isEmpty()) {
-            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos / 1_000_000);
+            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos < 0 ? null : nanos / 1_000_000);
             for (ITaskHook hook : hooks) {
                 hook.spoutFail(info);
             }

@@ -192,6 +192,20 @@ abstract class TaskRunner {
         targetCount++;
     }
 
+    /** Storm's sampling rate as a period: 0.05 is one in 20; a rate of 0 or less never samples. */
+    static int sampleEvery(Object rate) {
+        double r = rate instanceof Number n ? n.doubleValue() : 0.05;
+        if (!(r > 0)) {
+            return Integer.MAX_VALUE;
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(1 / r)));
+    }
+
+    /** The sampling period of a component, from its topology.stats.sample.rate. */
+    static int sampleEvery(Map<String, Object> conf) {
+        return sampleEvery(conf.get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
+    }
+
     /** A random non-zero 64-bit id (xorshift64*), for tuple-tree roots and edges. */
     final long nextId() {
         long x = seed;

@@ -8,23 +8,23 @@ import org.junit.jupiter.api.Test;
 class SampleRateTest {
     @Test
     void rateBecomesAPeriod() {
-        assertEquals(20, BoltTask.sampleEvery(0.05));
-        assertEquals(2000, BoltTask.sampleEvery(0.0005));
-        assertEquals(1, BoltTask.sampleEvery(1.0));
-        assertEquals(1, BoltTask.sampleEvery(5));
-        assertEquals(3, BoltTask.sampleEvery(0.3));
+        assertEquals(20, TaskRunner.sampleEvery(0.05));
+        assertEquals(2000, TaskRunner.sampleEvery(0.0005));
+        assertEquals(1, TaskRunner.sampleEvery(1.0));
+        assertEquals(1, TaskRunner.sampleEvery(5));
+        assertEquals(3, TaskRunner.sampleEvery(0.3));
     }
 
     @Test
     void missingRateIsStormsDefault() {
-        assertEquals(20, BoltTask.sampleEvery(null));
-        assertEquals(20, BoltTask.sampleEvery("not a number"));
+        assertEquals(20, TaskRunner.sampleEvery((Object) null));
+        assertEquals(20, TaskRunner.sampleEvery("not a number"));
     }
 
     @Test
     void zeroOrNegativeRateNeverSamples() {
-        assertEquals(Integer.MAX_VALUE, BoltTask.sampleEvery(0.0));
-        assertEquals(Integer.MAX_VALUE, BoltTask.sampleEvery(-1));
-        assertEquals(Integer.MAX_VALUE, BoltTask.sampleEvery(Double.NaN));
+        assertEquals(Integer.MAX_VALUE, TaskRunner.sampleEvery(0.0));
+        assertEquals(Integer.MAX_VALUE, TaskRunner.sampleEvery(-1));
+        assertEquals(Integer.MAX_VALUE, TaskRunner.sampleEvery(Double.NaN));
     }
 }

@@ -13,7 +13,13 @@ public final class Summary {
     private Summary() {
     }
 
-    /** Summarises {@code runs}; skipped runs produce a row with no rounds so the table can say "n/a". */
+    /** Suffix of a Microburst-only variant whose Storm figures are those of the workload without it. */
+    static final String UNFUSED_SUFFIX = "-unfused";
+
+    /**
+     * Summarises {@code runs}; skipped runs produce a row with no rounds so the table can say "n/a". A workload named
+     * {@code X-unfused} with no Storm figures of its own is compared with X's Storm figures (Storm has no fusion to turn off).
+     */
     public static List<SummaryRow> of(List<RunResult> runs) {
         Map<String, Map<String, List<RunResult>>> byWorkload = new LinkedHashMap<>();
         for (RunResult run : runs) {
@@ -21,17 +27,31 @@ public final class Summary {
                 .computeIfAbsent(run.runtime(), r -> new ArrayList<>()).add(run);
         }
         List<SummaryRow> rows = new ArrayList<>();
-        for (Map<String, List<RunResult>> byRuntime : byWorkload.values()) {
+        for (Map.Entry<String, Map<String, List<RunResult>>> workload : byWorkload.entrySet()) {
+            Map<String, List<RunResult>> byRuntime = workload.getValue();
             Map<String, Double> medians = new LinkedHashMap<>();
             byRuntime.forEach((runtime, results) -> medians.put(runtime, median(ok(results), RunResult::throughput)));
+            Map<String, Double> baselines = new LinkedHashMap<>(medians);
+            Map<String, List<RunResult>> twin = workload.getKey().endsWith(UNFUSED_SUFFIX) ? byWorkload.get(
+                workload.getKey().substring(0, workload.getKey().length() - UNFUSED_SUFFIX.length())) : null;
+            if (twin != null) {
+                for (RuntimeId storm : List.of(RuntimeId.STORM, RuntimeId.STORM_TUNED)) {
+                    double own = medians.getOrDefault(storm.id(), Double.NaN);
+                    List<RunResult> theirs = twin.get(storm.id());
+                    if (Double.isNaN(own) && theirs != null) {
+                        baselines.put(storm.id(), median(ok(theirs), RunResult::throughput));
+                    }
+                }
+            }
             byRuntime.entrySet().stream()
                 .sorted(Comparator.comparingInt(e -> runtimeOrder(e.getKey())))
-                .forEach(e -> rows.add(row(e.getKey(), e.getValue(), medians)));
+                .forEach(e -> rows.add(row(e.getKey(), e.getValue(), medians, baselines)));
         }
         return rows;
     }
 
-    private static SummaryRow row(String runtime, List<RunResult> results, Map<String, Double> medians) {
+    private static SummaryRow row(String runtime, List<RunResult> results, Map<String, Double> medians,
+                                  Map<String, Double> baselines) {
         RunResult first = results.get(0);
         List<RunResult> ok = ok(results);
         int attempted = (int) results.stream().filter(r -> r.status() != RunStatus.SKIPPED).count();
@@ -41,8 +61,8 @@ public final class Summary {
             attempted, throughput, Stats.spread(ok.stream().map(RunResult::throughput).toList()), medianLatency(ok),
             median(ok, RunResult::cpuCores), median(ok, r -> r.threads()), median(ok, r -> r.rssBytes() < 0 ? Double.NaN
                 : r.rssBytes()), median(ok, RunResult::startupMillis),
-            Stats.ratio(throughput, medians.getOrDefault(RuntimeId.STORM.id(), Double.NaN)),
-            Stats.ratio(throughput, medians.getOrDefault(RuntimeId.STORM_TUNED.id(), Double.NaN)),
+            Stats.ratio(throughput, baselines.getOrDefault(RuntimeId.STORM.id(), Double.NaN)),
+            Stats.ratio(throughput, baselines.getOrDefault(RuntimeId.STORM_TUNED.id(), Double.NaN)),
             Stats.ratio(throughput, medians.getOrDefault(RuntimeId.CEILING_LOOP.id(), Double.NaN)),
             Stats.ratio(throughput, medians.getOrDefault(RuntimeId.CEILING_SPSC.id(), Double.NaN)), error);
     }

@@ -38,7 +38,8 @@ public enum RuntimeId {
     /** Whether this runtime can run {@code workload} (the ceilings exist only for some workloads). */
     public boolean supports(Workload workload) {
         return switch (this) {
-            case MICROBURST, STORM, STORM_TUNED -> true;
+            case MICROBURST -> true;
+            case STORM, STORM_TUNED -> workload.stormTwin() == null;
             case CEILING_LOOP -> workload.hasCeiling();
             case CEILING_SPSC -> workload.hasSpscCeiling();
         };

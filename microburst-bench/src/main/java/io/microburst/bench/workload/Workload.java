@@ -21,6 +21,7 @@ public final class Workload {
     private final Map<String, Object> config;
     private final Supplier<CeilingWork> ceiling;
     private final boolean spscCeiling;
+    private final String stormTwin;
 
     private Workload(Builder b) {
         this.name = Objects.requireNonNull(b.name);
@@ -33,6 +34,15 @@ public final class Workload {
         this.config = Map.copyOf(b.config);
         this.ceiling = b.ceiling;
         this.spscCeiling = b.spscCeiling;
+        this.stormTwin = b.stormTwin;
+    }
+
+    /**
+     * For a variant that differs from another workload only in Microburst's settings, that workload's name: Storm would
+     * run exactly the same thing, so Storm does not run this one and its ratios use the twin's Storm figures. Else null.
+     */
+    public String stormTwin() {
+        return stormTwin;
     }
 
     public static Builder named(String name) {
@@ -126,6 +136,7 @@ public final class Workload {
         private final Map<String, Object> config = new HashMap<>();
         private Supplier<CeilingWork> ceiling;
         private boolean spscCeiling;
+        private String stormTwin;
 
         private Builder(String name) {
             this.name = name;
@@ -169,6 +180,12 @@ public final class Workload {
         public Builder ceiling(Supplier<CeilingWork> ceiling, boolean splittable) {
             this.ceiling = ceiling;
             this.spscCeiling = splittable;
+            return this;
+        }
+
+        /** Marks this workload as a Microburst-only variant of {@code twin} (see {@link Workload#stormTwin()}). */
+        public Builder stormTwin(String twin) {
+            this.stormTwin = twin;
             return this;
         }
 

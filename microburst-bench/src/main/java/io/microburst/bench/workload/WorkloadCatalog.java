@@ -152,12 +152,14 @@ public final class WorkloadCatalog {
 
     /**
      * The same topology with Microburst's operator fusion turned off ({@code microburst.fusion=false}), so every bolt runs
-     * on its own thread behind a queue, as in Storm; Storm ignores the key, so its figures are those of the fused twin.
+     * on its own thread behind a queue, as in Storm. Storm ignores the key, so it does not run the variant again: the
+     * ratios use its figures for the fused twin.
      */
     static Workload unfused(Workload fused) {
         return fused.toBuilder(fused.name() + "-unfused")
             .description(fused.description() + "; Microburst fusion off")
             .config(MicroburstConfig.FUSION, false)
+            .stormTwin(fused.name())
             .build();
     }
 

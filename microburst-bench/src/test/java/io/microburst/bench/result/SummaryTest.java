@@ -32,6 +32,19 @@ class SummaryTest {
     }
 
     @Test
+    void anUnfusedVariantWithoutStormRunsIsComparedWithItsTwinsStormFigures() {
+        List<RunResult> runs = List.of(ok("c", "microburst", 1, 100), ok("c", "storm", 1, 10), ok("c", "storm-tuned", 1, 20),
+            ok("c-unfused", "microburst", 1, 40), skipped("c-unfused", "storm", 1), skipped("c-unfused", "storm-tuned", 1));
+        List<SummaryRow> unfused = Summary.of(runs).stream().filter(r -> r.workload().equals("c-unfused")).toList();
+        SummaryRow microburst = row(unfused, "microburst");
+        assertEquals(4.0, microburst.vsStorm(), 1e-12);
+        assertEquals(2.0, microburst.vsStormTuned(), 1e-12);
+        SummaryRow storm = row(unfused, "storm");
+        assertEquals(0, storm.roundsOk());
+        assertTrue(Double.isNaN(storm.throughput()), "a skipped runtime shows no figure, not its twin's");
+    }
+
+    @Test
     void rowsFollowRuntimeOrderWhateverTheRunOrder() {
         List<SummaryRow> rows = Summary.of(List.of(ok("w", "ceiling-loop", 1, 1), ok("w", "storm", 1, 1),
             ok("w", "microburst", 1, 1)));
