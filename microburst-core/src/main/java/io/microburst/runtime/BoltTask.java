@@ -23,8 +23,6 @@ import org.apache.storm.tuple.Values;
  * of the user's own; the tuple-tree ledger is safe for that).
  */
 final class BoltTask extends TaskRunner {
-    /** One executed tuple in this many is timed: the inverse of topology.stats.sample.rate, as Storm samples. */
-    private final int sampleEvery;
 
     private IBolt bolt;
     private int sampleCounter;
@@ -48,7 +46,6 @@ final class BoltTask extends TaskRunner {
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
         this.fused = fused;
-        this.sampleEvery = sampleEvery(component.conf());
         // a fused task's first tuple is timed, so a slow one is found at once
         this.sampleCounter = fused ? sampleEvery - 1 : 0;
     }

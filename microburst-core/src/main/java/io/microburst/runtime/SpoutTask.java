@@ -32,13 +32,11 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     private int inFlight;
     private int emittedThisCall;
     private long[] edges = new long[8];
-    /** One tree in this many records its emit time, for complete latency (Storm samples it the same way). */
-    private final int sampleEvery;
+    /** Counts trees up to {@link #sampleEvery}: the tree that reaches it records its emit time (complete latency). */
     private int sampleCounter;
 
     SpoutTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
         super(topology, executor, component, taskId);
-        this.sampleEvery = sampleEvery(component.conf());
         this.sampleCounter = sampleEvery - 1; // the first tree is timed
         Object max = component.conf().get(org.apache.storm.Config.TOPOLOGY_MAX_SPOUT_PENDING);
         this.maxPending = max == null ? 0 : ((Number) max).intValue();

@@ -32,6 +32,8 @@ abstract class TaskRunner {
     final ComponentPlan component;
     final int taskId;
     final TaskStats stats;
+    /** One tuple (bolt) or tree (spout) in this many is timed: the inverse of topology.stats.sample.rate, as in Storm. */
+    final int sampleEvery;
     private final Map<String, StreamRoute> routes = new HashMap<>();
     /** The route of the last emit: most tasks emit on one stream, so most lookups end at an identity check. */
     private String lastStreamId;
@@ -52,6 +54,7 @@ abstract class TaskRunner {
         this.executor = executor;
         this.component = component;
         this.taskId = taskId;
+        this.sampleEvery = sampleEvery(component.conf().get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
         this.seed = Double.doubleToLongBits(Math.random()) ^ ((long) taskId << 32) ^ System.nanoTime();
         List<StreamPlan> streams = new ArrayList<>(component.streams().values());
         String[] outStreams = new String[streams.size()];
@@ -199,11 +202,6 @@ abstract class TaskRunner {
             return Integer.MAX_VALUE;
         }
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(1 / r)));
-    }
-
-    /** The sampling period of a component, from its topology.stats.sample.rate. */
-    static int sampleEvery(Map<String, Object> conf) {
-        return sampleEvery(conf.get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
     }
 
     /** A random non-zero 64-bit id (xorshift64*), for tuple-tree roots and edges. */

@@ -36,9 +36,4 @@ public final class Runtimes {
             }
         };
     }
-
-    /** Prepares and starts {@code workload} on {@code runtime}; the caller closes the result. */
-    public static Deployment start(RuntimeId runtime, Workload workload) throws Exception {
-        return prepare(runtime, workload).start();
-    }
 }
