@@ -74,11 +74,19 @@ class FusionTest {
     public static class Worker extends BaseRichBolt {
         private final String key;
         private final long nanos;
+        private final int slowTuples;
         private OutputCollector collector;
+        private int executed;
 
         Worker(String key, long nanos) {
+            this(key, nanos, Integer.MAX_VALUE);
+        }
+
+        /** Slow (busy for {@code nanos}) only for its first {@code slowTuples} tuples, as a cold start is. */
+        Worker(String key, long nanos, int slowTuples) {
             this.key = key;
             this.nanos = nanos;
+            this.slowTuples = slowTuples;
         }
 
         @Override
@@ -88,8 +96,15 @@ class FusionTest {
 
         @Override
         public void execute(Tuple input) {
-            if (nanos > 0) {
-                LockSupport.parkNanos(nanos);
+            if (nanos > 0 && executed++ < slowTuples) {
+                if (slowTuples == Integer.MAX_VALUE) {
+                    LockSupport.parkNanos(nanos);
+                } else {
+                    long until = System.nanoTime() + nanos;
+                    while (System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                    }
+                }
             }
             saw(key);
             collector.emit(input, new Values(input.getInteger(0)));
@@ -142,6 +157,20 @@ class FusionTest {
             String own = THREADS.get("slow.a").stream().filter(t -> !spoutThreads.contains(t)).findFirst().orElseThrow();
             assertNotEquals(spoutThreads.iterator().next(), own);
             assertTrue(THREADS.get("slow.b").contains(own), "b moved with a: " + THREADS.get("slow.b"));
+        }
+    }
+
+    @Test
+    void aShortRunOfSlowExecutesDoesNotMoveAFusedBolt() throws Exception {
+        // six executes of 0.3 ms in a row: slow enough to count, over far less time than a move needs
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new Source("blip", 2000));
+        b.setBolt("a", new Worker("blip.a", 300_000, 6)).localOrShuffleGrouping("spout");
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("blip", new Config(), b.createTopology());
+            await("blip.acked", 2000);
+            assertEquals(THREADS.get("blip.spout"), THREADS.get("blip.a"));
+            assertEquals(1, cluster.liveExecutors());
         }
     }
 

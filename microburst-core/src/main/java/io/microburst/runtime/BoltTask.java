@@ -35,6 +35,11 @@ final class BoltTask extends TaskRunner {
     static final long SLOW_FUSED_NANOS = 200_000;
     /** Consecutive slow samples before a fused task moves; one or two are a cold start or a GC pause. */
     static final int SLOW_SAMPLES_TO_MOVE = 4;
+    /**
+     * How long a run of slow samples must last before a fused task moves. A few slow executes in a row can be a thread
+     * descheduled while the JIT compilers take both cores at warm-up; a task that is really slow stays slow for longer.
+     */
+    static final long SLOW_STREAK_NANOS = 20_000_000;
 
     /**
      * True while this task runs inside its producer's executor and receives tuples by direct call. Written once, by
@@ -42,6 +47,7 @@ final class BoltTask extends TaskRunner {
      */
     volatile boolean fused;
     private int slowSamples;
+    private long slowSinceNanos;
 
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
@@ -94,7 +100,7 @@ final class BoltTask extends TaskRunner {
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
         if (sampled && fused) {
-            checkSpeed(nanos);
+            checkSpeed(start, nanos);
         }
         if (tuple.inputIndex >= 0) {
             stats.executed(tuple.inputIndex, nanos);
@@ -108,16 +114,20 @@ final class BoltTask extends TaskRunner {
     }
 
     /**
-     * Fused tasks are watched: {@value #SLOW_SAMPLES_TO_MOVE} sampled executes in a row slower than
-     * {@value #SLOW_FUSED_NANOS} ns mean this task holds its producer back, so it asks for a thread of its own. After a
-     * slow sample the next tuple is timed too, so a slow task is found within a few tuples.
+     * Fused tasks are watched: at least {@value #SLOW_SAMPLES_TO_MOVE} sampled executes in a row slower than
+     * {@value #SLOW_FUSED_NANOS} ns, over at least {@value #SLOW_STREAK_NANOS} ns, mean this task holds its producer
+     * back, so it asks for a thread of its own. After a slow sample the next tuple is timed too, so every execute of a
+     * streak is timed and one fast execute ends it.
      */
-    private void checkSpeed(long nanos) {
+    private void checkSpeed(long start, long nanos) {
         if (nanos < SLOW_FUSED_NANOS) {
             slowSamples = 0;
             return;
         }
-        if (++slowSamples >= SLOW_SAMPLES_TO_MOVE) {
+        if (slowSamples++ == 0) {
+            slowSinceNanos = start;
+        }
+        if (slowSamples >= SLOW_SAMPLES_TO_MOVE && start + nanos - slowSinceNanos >= SLOW_STREAK_NANOS) {
             executor.requestDefuse(this);
         } else {
             sampleCounter = sampleEvery - 1;
