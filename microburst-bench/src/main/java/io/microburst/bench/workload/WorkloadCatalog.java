@@ -64,6 +64,7 @@ public final class WorkloadCatalog {
             all.add(enron(p));
         }
         all.add(latency(1));
+        all.add(unfused(latency(1)));
         all.add(latency(500));
         return List.copyOf(all);
     }
