@@ -3,6 +3,7 @@ package io.microburst;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.Map;
 import java.util.Set;
@@ -77,12 +78,16 @@ class FusionTest {
         private final int slowTuples;
         private OutputCollector collector;
         private int executed;
+        static final int ALWAYS_BUSY = Integer.MAX_VALUE - 1;
 
         Worker(String key, long nanos) {
             this(key, nanos, Integer.MAX_VALUE);
         }
 
-        /** Slow (busy for {@code nanos}) only for its first {@code slowTuples} tuples, as a cold start is. */
+        /**
+         * Busy for {@code nanos} on each of its first {@code slowTuples} tuples (a cold start), or on every tuple when
+         * {@code slowTuples} is {@link #ALWAYS_BUSY}.
+         */
         Worker(String key, long nanos, int slowTuples) {
             this.key = key;
             this.nanos = nanos;
@@ -96,7 +101,7 @@ class FusionTest {
 
         @Override
         public void execute(Tuple input) {
-            if (nanos > 0 && executed++ < slowTuples) {
+            if (nanos > 0 && (slowTuples == ALWAYS_BUSY || executed++ < slowTuples)) {
                 if (slowTuples == Integer.MAX_VALUE) {
                     LockSupport.parkNanos(nanos);
                 } else {
@@ -172,6 +177,52 @@ class FusionTest {
             assertEquals(THREADS.get("blip.spout"), THREADS.get("blip.a"));
             assertEquals(1, cluster.liveExecutors());
         }
+    }
+
+    @Test
+    void aBusyChainIsCutInTwoWhenACoreIsFree() throws Exception {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs a free core");
+        // a and b each busy 5 µs a tuple: b (with nothing after it) takes about half of the spout thread's time
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new Source("cut", Integer.MAX_VALUE));
+        b.setBolt("a", new Worker("cut.a", 5_000, Worker.ALWAYS_BUSY)).localOrShuffleGrouping("spout");
+        b.setBolt("b", new Worker("cut.b", 5_000, Worker.ALWAYS_BUSY)).shuffleGrouping("a");
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("cut", new Config(), b.createTopology());
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (cluster.liveExecutors() < 2 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(2, cluster.liveExecutors(), "the chain was cut in two");
+            long before = count("cut.b");
+            await(() -> count("cut.b") > before + 1000, "b keeps running on its own thread");
+            assertEquals(THREADS.get("cut.spout"), THREADS.get("cut.a"), "a stayed with the spout");
+            assertEquals(2, THREADS.get("cut.b").size(), "b ran fused, then on a thread of its own: " + THREADS.get("cut.b"));
+        }
+    }
+
+    @Test
+    void aBusyChainOfCheapTasksStaysFused() throws Exception {
+        // busy all the time, but each task costs far less than a hand-over between threads
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new Source("cheap", Integer.MAX_VALUE));
+        b.setBolt("a", new Worker("cheap.a", 0)).localOrShuffleGrouping("spout");
+        b.setBolt("b", new Worker("cheap.b", 0)).shuffleGrouping("a");
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("cheap", new Config(), b.createTopology());
+            Thread.sleep(3_500); // three balance windows and a half
+            assertTrue(count("cheap.b") > 0);
+            assertEquals(1, cluster.liveExecutors());
+            assertEquals(THREADS.get("cheap.spout"), THREADS.get("cheap.b"));
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (!condition.getAsBoolean() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(condition.getAsBoolean(), what);
     }
 
     @Test

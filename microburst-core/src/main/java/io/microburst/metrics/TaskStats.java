@@ -116,6 +116,29 @@ public final class TaskStats {
         }
     }
 
+    /** Tuples executed over every input. Owner thread. */
+    public long executedTotal() {
+        return sum(executed);
+    }
+
+    /** Sum of the sampled execute times over every input. Owner thread. */
+    public long executeNanosTotal() {
+        return sum(executeNanos);
+    }
+
+    /** Number of sampled execute times over every input. Owner thread. */
+    public long executeSamplesTotal() {
+        return sum(executeSamples);
+    }
+
+    private static long sum(long[] values) {
+        long total = 0;
+        for (long v : values) {
+            total += v;
+        }
+        return total;
+    }
+
     public void boltAcked(int input, long processNanosOrNegative) {
         acked[input]++;
         if (processNanosOrNegative >= 0) {

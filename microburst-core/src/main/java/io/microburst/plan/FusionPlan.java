@@ -76,6 +76,11 @@ public final class FusionPlan {
         return fusedInto.get(componentId);
     }
 
+    /** True when at least one component runs fused into another. */
+    public boolean any() {
+        return !fusedInto.isEmpty();
+    }
+
     public boolean isFused(String componentId) {
         return fusedInto.containsKey(componentId);
     }

@@ -48,6 +48,10 @@ final class BoltTask extends TaskRunner {
     volatile boolean fused;
     private int slowSamples;
     private long slowSinceNanos;
+    /** Counters at the executor's last pipelining check (executor thread only). */
+    private long windowExecuted;
+    private long windowExecuteNanos;
+    private long windowExecuteSamples;
 
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
@@ -128,10 +132,33 @@ final class BoltTask extends TaskRunner {
             slowSinceNanos = start;
         }
         if (slowSamples >= SLOW_SAMPLES_TO_MOVE && start + nanos - slowSinceNanos >= SLOW_STREAK_NANOS) {
-            executor.requestDefuse(this);
+            executor.requestDefuse(this, "it runs slower than its producer");
         } else {
             sampleCounter = sampleEvery - 1;
         }
+    }
+
+    /**
+     * Executor thread: the time this fused task (with everything fused into it) took since the last call, estimated
+     * from the executes counted and the mean of the sampled ones; {@code meanOut[0]} receives that mean. Returns -1 when
+     * no execute was sampled in the window.
+     */
+    long executeNanosSinceLastWindow(long[] meanOut) {
+        long executed = stats.executedTotal();
+        long nanos = stats.executeNanosTotal();
+        long samples = stats.executeSamplesTotal();
+        long dExecuted = executed - windowExecuted;
+        long dNanos = nanos - windowExecuteNanos;
+        long dSamples = samples - windowExecuteSamples;
+        windowExecuted = executed;
+        windowExecuteNanos = nanos;
+        windowExecuteSamples = samples;
+        if (dSamples <= 0 || dExecuted <= 0) {
+            return -1;
+        }
+        long mean = dNanos / dSamples;
+        meanOut[0] = mean;
+        return mean * dExecuted;
     }
 
     void executeTick(int frequencySecs) {

@@ -41,6 +41,12 @@ public final class Executor implements Runnable {
     private static final long MIN_PARK_NANOS = 50_000;
     private static final long SPOUT_MAX_PARK_NANOS = 1_000_000;
     private static final long BOLT_MAX_PARK_NANOS = 50_000_000;
+    /** How often an executor with fused tasks checks whether its chain should be cut in two (see {@link #balance}). */
+    static final long BALANCE_PERIOD_MS = 1000;
+    private static final double MIN_CUT_SHARE = 0.25;
+    private static final double MAX_CUT_SHARE = 0.75;
+    /** A fused task cheaper than this per tuple is not worth a hand-over between threads (about 0.1 µs of CPU). */
+    static final long MIN_CUT_EXECUTE_NANOS = 1_000;
 
     final TopologyRuntime topology;
     final int index;
@@ -52,7 +58,8 @@ public final class Executor implements Runnable {
     private final int drainLimit;
     private volatile TaskRunner[] tasks = new TaskRunner[0];
     private boolean tasksStarted;
-    private final List<BoltTask> defuseRequests = new java.util.ArrayList<>();
+    /** Fused tasks to move to executors of their own after this turn, with the reason for the log. */
+    private final Map<BoltTask, String> defuseRequests = new java.util.LinkedHashMap<>();
     private SpoutTask[] spouts = new SpoutTask[0];
 
     // Outbox: producer-side batches, one per consumer executor (owner thread only).
@@ -81,6 +88,15 @@ public final class Executor implements Runnable {
     /** True while this executor found nothing to do on its last turn. */
     private volatile boolean quiet;
     private int idleTurns;
+
+    // Pipelining (executor thread only, except busy).
+    private long parkedNanos;
+    private long windowStartNanos;
+    private long windowParkedNanos;
+    /** True when this executor was parked for under a tenth of its last balance window. */
+    private volatile boolean busy;
+    private BoltTask cutCandidate;
+    private final long[] meanScratch = new long[1];
 
     Executor(TopologyRuntime topology, int index, String name, int queueSize, int batchSize) {
         this.topology = topology;
@@ -132,6 +148,7 @@ public final class Executor implements Runnable {
 
     @Override
     public void run() {
+        windowStartNanos = System.nanoTime();
         try {
             if (!tasksStarted) {
                 for (TaskRunner task : tasks) {
@@ -185,15 +202,63 @@ public final class Executor implements Runnable {
         return work;
     }
 
-    /** A fused task of this executor found itself slow; it moves to an executor of its own after this turn. */
-    void requestDefuse(BoltTask task) {
-        if (!defuseRequests.contains(task)) {
-            defuseRequests.add(task);
+    boolean isBusy() {
+        return busy;
+    }
+
+    /** A fused task of this executor moves to an executor of its own after this turn. */
+    void requestDefuse(BoltTask task, String why) {
+        defuseRequests.putIfAbsent(task, why);
+    }
+
+    /**
+     * Pipelining, every {@link #BALANCE_PERIOD_MS} ms on this executor's thread. Fusion puts a whole chain on one
+     * thread; when that thread is busy all the time, a core is left over, and one fused task (with the tasks fused
+     * into it) takes between a quarter and three quarters of the thread's time at a microsecond or more per tuple, the
+     * chain is cut there: that task moves to an executor of its own, as a slow one does, and the two halves run in
+     * parallel, as Storm would run them. A cheaper task is not worth a hand-over between threads; a share outside that
+     * range leaves one side doing nearly everything. The same choice in two windows in a row is needed, so a warm-up
+     * window decides nothing alone.
+     */
+    void balance() {
+        long now = System.nanoTime();
+        long elapsed = now - windowStartNanos;
+        long parked = parkedNanos - windowParkedNanos;
+        windowStartNanos = now;
+        windowParkedNanos = parkedNanos;
+        busy = elapsed > 0 && parked < elapsed / 10;
+        BoltTask best = null;
+        double bestShare = 0;
+        double bestDistance = Double.MAX_VALUE;
+        for (TaskRunner t : tasks) {
+            if (!(t instanceof BoltTask b) || !b.fused) {
+                continue;
+            }
+            long spent = b.executeNanosSinceLastWindow(meanScratch); // every window, so each covers one period
+            if (!busy || spent < 0 || meanScratch[0] < MIN_CUT_EXECUTE_NANOS) {
+                continue;
+            }
+            double share = (double) spent / elapsed;
+            if (share >= MIN_CUT_SHARE && share <= MAX_CUT_SHARE && Math.abs(share - 0.5) < bestDistance) {
+                best = b;
+                bestShare = share;
+                bestDistance = Math.abs(share - 0.5);
+            }
+        }
+        if (best == null || topology.busyExecutors() >= topology.cores()) {
+            cutCandidate = null;
+        } else if (best == cutCandidate) {
+            cutCandidate = null;
+            requestDefuse(best, "it took " + Math.round(100 * bestShare) + "% of a thread that was never idle, and a core "
+                + "was free");
+        } else {
+            cutCandidate = best;
         }
     }
 
     private void defuseRequested() {
-        for (BoltTask head : defuseRequests) {
+        for (Map.Entry<BoltTask, String> request : defuseRequests.entrySet()) {
+            BoltTask head = request.getKey();
             if (!head.fused || head.executor != this) {
                 continue;
             }
@@ -205,7 +270,7 @@ public final class Executor implements Runnable {
                     moving.add(t);
                 }
             }
-            Executor target = topology.defuse(this, moving);
+            Executor target = topology.defuse(this, moving, request.getValue());
             if (target == null) {
                 break;
             }
@@ -276,7 +341,10 @@ public final class Executor implements Runnable {
         long park = Math.min(max, MIN_PARK_NANOS << shift);
         sleeping = true;
         if (inbox.isEmpty() && mailbox.isEmpty() && local.isEmpty() && completed.isEmpty() && !stopRequested) {
+            // parks last 50 µs or more, so two clock reads around one cost nothing that matters
+            long before = System.nanoTime();
             LockSupport.parkNanos(this, park);
+            parkedNanos += System.nanoTime() - before;
         }
         sleeping = false;
     }

@@ -88,6 +88,7 @@ public final class TopologyRuntime {
     private final StatsHistory statsHistory = new StatsHistory();
     private final WorkDir workDir;
 
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
     private volatile Executor[] executors = new Executor[0];
     /** Guards growth of {@link #executors} (defusion) against a concurrent stop. */
     private final Object executorsLock = new Object();
@@ -315,6 +316,10 @@ public final class TopologyRuntime {
             schedules.add(timer.every(period, period,
                 () -> e.post((Runnable) () -> tuned.forEach(SpoutTask::autoTune))));
         }
+        if (fusion != null && fusion.any()) {
+            schedules.add(timer.every(Executor.BALANCE_PERIOD_MS, Executor.BALANCE_PERIOD_MS,
+                () -> e.post((Runnable) e::balance)));
+        }
         if (acking && timeouts) {
             long half = Math.max(100, timeoutSecs * 500L);
             schedules.add(timer.every(half, half, () -> e.post((Runnable) e::touchQueued)));
@@ -334,7 +339,7 @@ public final class TopologyRuntime {
      *
      * @return the new executor, or null when the topology is stopping
      */
-    Executor defuse(Executor from, List<TaskRunner> moving) {
+    Executor defuse(Executor from, List<TaskRunner> moving, String why) {
         Executor e;
         synchronized (executorsLock) {
             if (halted) {
@@ -374,8 +379,8 @@ public final class TopologyRuntime {
         for (TaskRunner t : moving) {
             taskStarted(t);
         }
-        LOG.info("Topology {}: {} runs slower than its producer; it now has a thread of its own ({})", plan.name(),
-            moving.get(0).componentId(), e);
+        LOG.info("Topology {}: {} now has a thread of its own ({}): {}", plan.name(), moving.get(0).componentId(), e,
+            why);
         e.start();
         return e;
     }
@@ -787,6 +792,22 @@ public final class TopologyRuntime {
     }
 
     /** The fusion decisions of the current executors. */
+    /** Executors of this topology that were busy all through their last balance window. */
+    int busyExecutors() {
+        int n = 0;
+        for (Executor e : executors) {
+            if (e.isBusy()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Cores this JVM may use. */
+    int cores() {
+        return CORES;
+    }
+
     public FusionPlan fusion() {
         return fusion;
     }
