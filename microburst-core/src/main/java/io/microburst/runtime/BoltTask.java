@@ -52,6 +52,9 @@ final class BoltTask extends TaskRunner {
     private long windowExecuted;
     private long windowExecuteNanos;
     private long windowExecuteSamples;
+    /** Results of the last {@link #closeBalanceWindow()}. */
+    long windowMeanNanos = -1;
+    long windowSpentNanos = -1;
 
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
@@ -139,26 +142,21 @@ final class BoltTask extends TaskRunner {
     }
 
     /**
-     * Executor thread: the time this fused task (with everything fused into it) took since the last call, estimated
-     * from the executes counted and the mean of the sampled ones; {@code meanOut[0]} receives that mean. Returns -1 when
-     * no execute was sampled in the window.
+     * Executor thread: closes this task's balance window. {@link #windowMeanNanos} becomes the mean sampled execute
+     * time since the last call (everything fused into this task included) and {@link #windowSpentNanos} the time
+     * estimated from it and the executes counted; both are -1 when no execute was sampled.
      */
-    long executeNanosSinceLastWindow(long[] meanOut) {
+    void closeBalanceWindow() {
         long executed = stats.executedTotal();
         long nanos = stats.executeNanosTotal();
         long samples = stats.executeSamplesTotal();
         long dExecuted = executed - windowExecuted;
-        long dNanos = nanos - windowExecuteNanos;
         long dSamples = samples - windowExecuteSamples;
+        windowMeanNanos = dSamples > 0 && dExecuted > 0 ? (nanos - windowExecuteNanos) / dSamples : -1;
+        windowSpentNanos = windowMeanNanos < 0 ? -1 : windowMeanNanos * dExecuted;
         windowExecuted = executed;
         windowExecuteNanos = nanos;
         windowExecuteSamples = samples;
-        if (dSamples <= 0 || dExecuted <= 0) {
-            return -1;
-        }
-        long mean = dNanos / dSamples;
-        meanOut[0] = mean;
-        return mean * dExecuted;
     }
 
     void executeTick(int frequencySecs) {

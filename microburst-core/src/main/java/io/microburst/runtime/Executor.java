@@ -47,6 +47,7 @@ public final class Executor implements Runnable {
     private static final double MAX_CUT_SHARE = 0.75;
     /** A fused task cheaper than this per tuple is not worth a hand-over between threads (about 0.1 µs of CPU). */
     static final long MIN_CUT_EXECUTE_NANOS = 1_000;
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     final TopologyRuntime topology;
     final int index;
@@ -96,7 +97,6 @@ public final class Executor implements Runnable {
     /** True when this executor was parked for under a tenth of its last balance window. */
     private volatile boolean busy;
     private BoltTask cutCandidate;
-    private final long[] meanScratch = new long[1];
 
     Executor(TopologyRuntime topology, int index, String name, int queueSize, int batchSize) {
         this.topology = topology;
@@ -234,18 +234,18 @@ public final class Executor implements Runnable {
             if (!(t instanceof BoltTask b) || !b.fused) {
                 continue;
             }
-            long spent = b.executeNanosSinceLastWindow(meanScratch); // every window, so each covers one period
-            if (!busy || spent < 0 || meanScratch[0] < MIN_CUT_EXECUTE_NANOS) {
+            b.closeBalanceWindow(); // every window, so each covers one period
+            if (!busy || b.windowMeanNanos < MIN_CUT_EXECUTE_NANOS) {
                 continue;
             }
-            double share = (double) spent / elapsed;
+            double share = (double) b.windowSpentNanos / elapsed;
             if (share >= MIN_CUT_SHARE && share <= MAX_CUT_SHARE && Math.abs(share - 0.5) < bestDistance) {
                 best = b;
                 bestShare = share;
                 bestDistance = Math.abs(share - 0.5);
             }
         }
-        if (best == null || topology.busyExecutors() >= topology.cores()) {
+        if (best == null || topology.busyExecutors() >= CORES) {
             cutCandidate = null;
         } else if (best == cutCandidate) {
             cutCandidate = null;

@@ -88,7 +88,6 @@ public final class TopologyRuntime {
     private final StatsHistory statsHistory = new StatsHistory();
     private final WorkDir workDir;
 
-    private static final int CORES = Runtime.getRuntime().availableProcessors();
     private volatile Executor[] executors = new Executor[0];
     /** Guards growth of {@link #executors} (defusion) against a concurrent stop. */
     private final Object executorsLock = new Object();
@@ -801,11 +800,6 @@ public final class TopologyRuntime {
             }
         }
         return n;
-    }
-
-    /** Cores this JVM may use. */
-    int cores() {
-        return CORES;
     }
 
     public FusionPlan fusion() {
