@@ -56,6 +56,27 @@ final class BoltTask extends TaskRunner {
     long windowMeanNanos = -1;
     long windowSpentNanos = -1;
 
+    /** The links that lead to this task, so that a move updates them; guarded by itself. */
+    private final List<Link> inbound = new java.util.ArrayList<>();
+
+    /** Registers a link to this task and sets its executor. Any thread. */
+    void attach(Link link) {
+        synchronized (inbound) {
+            link.executorIndex = executor.index;
+            inbound.add(link);
+        }
+    }
+
+    /** This task now runs on {@code target}; so do the tuples sent to it from now on. */
+    void moveTo(Executor target) {
+        synchronized (inbound) {
+            executor = target;
+            for (Link link : inbound) {
+                link.executorIndex = target.index;
+            }
+        }
+    }
+
     BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
         super(topology, executor, component, taskId);
         this.fused = fused;
@@ -179,8 +200,7 @@ final class BoltTask extends TaskRunner {
             sendAnchored(r, anchors, values, n);
         } else {
             for (int i = 0; i < n; i++) {
-                executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId,
-                    UNANCHORED, topology.bolt(targetTasks[i]), targetInputs[i]));
+                executor.send(targets[i], values, UNANCHORED);
             }
         }
         stats.emitted(r.index, n);
@@ -192,8 +212,7 @@ final class BoltTask extends TaskRunner {
 
     private void sendAnchored(StreamRoute r, Collection<Tuple> anchors, List<Object> values, int n) {
         for (int i = 0; i < n; i++) {
-            executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, r.streamId,
-                anchoredId(anchors), topology.bolt(targetTasks[i]), targetInputs[i]));
+            executor.send(targets[i], values, anchoredId(anchors));
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
+import org.apache.storm.tuple.MessageId;
 import org.apache.storm.metric.api.IMetric;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
@@ -22,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * tuples, and spout calls, then hands everything it produced to its consumers (smart batching: a batch leaves when it
  * is full or when this executor runs out of work, never on a timer), then backs off if it found nothing to do.
  *
- * <p>Threading: {@link #inbox} and {@link #mailbox} accept any producer; every other field belongs to the executor's
- * own thread. A producer that finds a consumer's inbox full waits (backpressure); it wakes a parked consumer after
- * every hand-over.
+ * <p>Threading: {@link #inbox}, {@link #foreign} and {@link #mailbox} accept any producer; every other field belongs to
+ * the executor's own thread. Executors hand each other whole {@link Batch}es through {@link #inbox}; a thread of the
+ * user's own hands over single tuples through {@link #foreign}. A producer that finds a consumer's queue full waits
+ * (backpressure); it wakes a parked consumer after every hand-over.
  */
 public final class Executor implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Executor.class);
@@ -52,7 +54,14 @@ public final class Executor implements Runnable {
     final TopologyRuntime topology;
     final int index;
     final String name;
-    final MpscArrayQueue<RoutedTuple> inbox;
+    /** Batches from other executors; as many slots as it takes to hold the configured queue size in full batches. */
+    final MpscArrayQueue<Batch> inbox;
+    /** Tuples emitted from threads that are not executors (user code with threads of its own). */
+    private final MpscArrayQueue<RoutedTuple> foreign;
+    private final int queueSize;
+    /** The inbox batch being executed, and the index of its next tuple (executor thread; read racily by queued()). */
+    private Batch current;
+    private int position;
     private final MpscUnboundedXaddArrayQueue<Object> mailbox = new MpscUnboundedXaddArrayQueue<>(256);
     private final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
     private final ArrayDeque<TupleTree> completed = new ArrayDeque<>();
@@ -65,15 +74,13 @@ public final class Executor implements Runnable {
 
     // Outbox: producer-side batches, one per consumer executor (owner thread only).
     private final int batchSize;
-    private RoutedTuple[][] batches;
-    private int[] batchSizes;
+    private Batch[] batches;
     private int[] dirty;
     private boolean[] listed;
     private int dirtyCount;
-    private final BatchSupplier supplier = new BatchSupplier();
-    /** Consumers on a cycle with this executor's component: a full queue there never blocks, tuples wait here. */
+    /** Consumers on a cycle with this executor's component: a full queue there never blocks, batches wait here. */
     private boolean[] cycleDest;
-    private ArrayDeque<RoutedTuple>[] overflow;
+    private ArrayDeque<Batch>[] overflow;
     private int overflowing;
 
     private final MessagePassingQueue.Consumer<RoutedTuple> executeOne = this::execute;
@@ -102,9 +109,11 @@ public final class Executor implements Runnable {
         this.topology = topology;
         this.index = index;
         this.name = name;
-        this.inbox = new MpscArrayQueue<>(Math.max(2, queueSize));
-        this.batchSize = Math.max(1, Math.min(batchSize, inbox.capacity()));
-        this.drainLimit = Math.max(1, Math.min(256, inbox.capacity()));
+        this.queueSize = Math.max(2, queueSize);
+        this.batchSize = Math.max(1, Math.min(batchSize, this.queueSize));
+        this.inbox = new MpscArrayQueue<>(Math.max(2, this.queueSize / this.batchSize));
+        this.foreign = new MpscArrayQueue<>(this.queueSize);
+        this.drainLimit = Math.max(1, Math.min(256, this.queueSize));
     }
 
     @SuppressWarnings("unchecked")
@@ -121,8 +130,7 @@ public final class Executor implements Runnable {
     void setTasks(List<TaskRunner> runners, int executorCount) {
         this.tasks = runners.toArray(new TaskRunner[0]);
         this.spouts = runners.stream().filter(t -> t instanceof SpoutTask).toArray(SpoutTask[]::new);
-        this.batches = new RoutedTuple[executorCount][];
-        this.batchSizes = new int[executorCount];
+        this.batches = new Batch[executorCount];
         this.dirty = new int[executorCount];
         this.listed = new boolean[executorCount];
     }
@@ -284,19 +292,40 @@ public final class Executor implements Runnable {
 
     /**
      * Executes up to {@link #drainLimit} queued tuples, in chunks, stopping early once a millisecond has passed, so a
-     * slow bolt still reads its mail (ticks, timeout stamps, a stop) often.
+     * slow bolt still reads its mail (ticks, timeout stamps, a stop) often. A batch left half done is resumed on the
+     * next turn.
      */
     private int drainInbox() {
-        int done = inbox.drain(executeOne, DRAIN_CHUNK);
-        if (done < DRAIN_CHUNK) {
-            return done;
-        }
-        long start = System.nanoTime();
+        int done = foreign.isEmpty() ? 0 : foreign.drain(executeOne, DRAIN_CHUNK);
+        long start = 0;
         while (done < drainLimit) {
-            int n = inbox.drain(executeOne, DRAIN_CHUNK);
-            done += n;
-            if (n < DRAIN_CHUNK || System.nanoTime() - start > TURN_BUDGET_NANOS) {
-                break;
+            Batch b = current;
+            if (b == null) {
+                b = inbox.relaxedPoll();
+                if (b == null) {
+                    break;
+                }
+                current = b;
+                position = 0;
+            }
+            int from = position;
+            int to = Math.min(b.size, from + DRAIN_CHUNK);
+            position = to;
+            for (int i = from; i < to; i++) {
+                RoutedTuple t = b.tuple(i);
+                t.target.execute(t);
+            }
+            if (to == b.size) {
+                current = null;
+            }
+            done += to - from;
+            if (done >= DRAIN_CHUNK) {
+                long now = System.nanoTime();
+                if (start == 0) {
+                    start = now;
+                } else if (now - start > TURN_BUDGET_NANOS) {
+                    break;
+                }
             }
         }
         return done;
@@ -340,7 +369,8 @@ public final class Executor implements Runnable {
         int shift = Math.min(turns - SPIN_TURNS - YIELD_TURNS, 20);
         long park = Math.min(max, MIN_PARK_NANOS << shift);
         sleeping = true;
-        if (inbox.isEmpty() && mailbox.isEmpty() && local.isEmpty() && completed.isEmpty() && !stopRequested) {
+        if (inbox.isEmpty() && foreign.isEmpty() && current == null && mailbox.isEmpty() && local.isEmpty()
+            && completed.isEmpty() && !stopRequested) {
             // parks last 50 µs or more, so two clock reads around one cost nothing that matters
             long before = System.nanoTime();
             LockSupport.parkNanos(this, park);
@@ -376,44 +406,39 @@ public final class Executor implements Runnable {
     }
 
     /**
-     * Sends a tuple to its target task. On the executor's own thread the tuple joins the batch for its consumer;
-     * from any other thread (user code emitting from a thread of its own) it is handed over at once.
+     * Sends a tuple over a link to its target task. On the executor's own thread a fused target executes it at once
+     * and a tuple for another executor joins the batch for that consumer; from any other thread (user code emitting
+     * from a thread of its own) it is handed over at once.
      */
-    void send(RoutedTuple tuple) {
-        Executor dest = tuple.target.executor;
+    void send(Link link, List<Object> values, MessageId id) {
+        int i = link.executorIndex;
         if (Thread.currentThread() != thread) {
-            dest.offerFromForeignThread(tuple);
+            topology.executor(i).offerFromForeignThread(link.tuple(values, id));
             return;
         }
-        if (dest == this) {
-            if (tuple.target.fused) {
-                tuple.target.execute(tuple);
+        if (i == index) {
+            RoutedTuple tuple = link.tuple(values, id);
+            BoltTask target = link.target;
+            if (target.fused) {
+                target.execute(tuple);
             } else {
                 local.add(tuple);
             }
             return;
         }
-        int i = dest.index;
-        if (i >= batchSizes.length) {
+        if (i >= batches.length) {
             growOutbox(i + 1);
         }
-        if (overflow[i] != null && !overflow[i].isEmpty()) {
-            overflow[i].add(tuple);
-            return;
-        }
-        RoutedTuple[] batch = batches[i];
+        Batch batch = batches[i];
         if (batch == null) {
-            batch = new RoutedTuple[batchSize];
+            batch = new Batch(batchSize);
             batches[i] = batch;
         }
-        int n = batchSizes[i];
         if (!listed[i]) {
             listed[i] = true;
             dirty[dirtyCount++] = i;
         }
-        batch[n++] = tuple;
-        batchSizes[i] = n;
-        if (n == batch.length) {
+        if (batch.add(link, values, id)) {
             flushTo(i);
         }
     }
@@ -421,7 +446,6 @@ public final class Executor implements Runnable {
     /** Makes room in the outbox for executors added after this one was built. */
     private void growOutbox(int size) {
         batches = Arrays.copyOf(batches, size);
-        batchSizes = Arrays.copyOf(batchSizes, size);
         dirty = Arrays.copyOf(dirty, size);
         listed = Arrays.copyOf(listed, size);
         cycleDest = Arrays.copyOf(cycleDest, size);
@@ -436,42 +460,50 @@ public final class Executor implements Runnable {
         for (int d = 0; d < dirtyCount; d++) {
             int i = dirty[d];
             listed[i] = false;
-            if (batchSizes[i] > 0) {
+            if (batches[i].size > 0) {
                 flushTo(i);
             }
         }
         dirtyCount = 0;
     }
 
+    /**
+     * Hands the batch for consumer {@code i} over. A full batch goes as it is and a new one takes its place; a part
+     * batch goes as an exact copy and the producer's batch is cleared for reuse.
+     */
     private void flushTo(int i) {
+        Batch held = batches[i];
+        Batch out;
+        if (held.isFull()) {
+            out = held;
+            batches[i] = new Batch(batchSize);
+        } else {
+            out = held.copy(0, held.size);
+            held.clear();
+        }
+        ArrayDeque<Batch> waiting = overflow[i];
+        if (waiting != null && !waiting.isEmpty()) {
+            waiting.add(out); // behind the batches already waiting, in order
+            return;
+        }
         Executor dest = topology.executor(i);
-        RoutedTuple[] batch = batches[i];
-        int n = batchSizes[i];
-        supplier.batch = batch;
-        supplier.next = 0;
         int waits = 0;
-        while (supplier.next < n) {
-            int added = dest.inbox.fill(supplier, n - supplier.next);
-            if (added > 0) {
-                dest.wake();
-                continue;
-            }
+        while (!dest.inbox.offer(out)) {
             if (topology.isHalted()) {
-                topology.dropped(n - supplier.next);
-                break;
+                topology.dropped(out.size);
+                return;
             }
             if (cycleDest[i]) {
-                spill(i, batch, supplier.next, n);
-                break;
+                spill(i, out);
+                return;
             }
             if ((waits & 1023) == 1023) {
-                touchWaiting(batch, supplier.next, n);
+                out.touch(0, System.nanoTime());
             }
             dest.wake();
             backOff(waits++);
         }
-        Arrays.fill(batch, 0, n, null);
-        batchSizes[i] = 0;
+        dest.wake();
     }
 
     /**
@@ -481,28 +513,26 @@ public final class Executor implements Runnable {
      */
     void touchQueued() {
         long now = System.nanoTime();
-        for (RoutedTuple t : inbox) {
+        for (Batch b : inbox) {
+            b.touch(0, now);
+        }
+        if (current != null) {
+            current.touch(position, now);
+        }
+        for (RoutedTuple t : foreign) {
             touch(t, now);
         }
         for (RoutedTuple t : local) {
             touch(t, now);
         }
         if (overflowing > 0) {
-            for (ArrayDeque<RoutedTuple> q : overflow) {
+            for (ArrayDeque<Batch> q : overflow) {
                 if (q != null) {
-                    for (RoutedTuple t : q) {
-                        touch(t, now);
+                    for (Batch b : q) {
+                        b.touch(0, now);
                     }
                 }
             }
-        }
-    }
-
-    /** A producer blocked on a full queue stamps the tuples it still holds. */
-    private static void touchWaiting(RoutedTuple[] batch, int from, int to) {
-        long now = System.nanoTime();
-        for (int k = from; k < to; k++) {
-            touch(batch[k], now);
         }
     }
 
@@ -513,8 +543,8 @@ public final class Executor implements Runnable {
     }
 
     /** Keeps what a full consumer on a cycle could not take; the topology's spouts pause until it has drained. */
-    private void spill(int i, RoutedTuple[] batch, int from, int to) {
-        ArrayDeque<RoutedTuple> q = overflow[i];
+    private void spill(int i, Batch batch) {
+        ArrayDeque<Batch> q = overflow[i];
         if (q == null) {
             q = new ArrayDeque<>();
             overflow[i] = q;
@@ -523,21 +553,19 @@ public final class Executor implements Runnable {
             overflowing++;
             topology.overflowChanged(+1);
         }
-        for (int k = from; k < to; k++) {
-            q.add(batch[k]);
-        }
+        q.add(batch);
     }
 
     private void retryOverflow() {
         for (int i = 0; i < overflow.length; i++) {
-            ArrayDeque<RoutedTuple> q = overflow[i];
+            ArrayDeque<Batch> q = overflow[i];
             if (q == null || q.isEmpty()) {
                 continue;
             }
             Executor dest = topology.executor(i);
-            RoutedTuple t;
+            Batch b;
             boolean moved = false;
-            while ((t = q.peek()) != null && dest.inbox.offer(t)) {
+            while ((b = q.peek()) != null && dest.inbox.offer(b)) {
                 q.poll();
                 moved = true;
             }
@@ -548,7 +576,11 @@ public final class Executor implements Runnable {
                 overflowing--;
                 topology.overflowChanged(-1);
             } else if (topology.isHalted()) {
-                topology.dropped(q.size());
+                int lost = 0;
+                for (Batch left : q) {
+                    lost += left.size;
+                }
+                topology.dropped(lost);
                 q.clear();
                 overflowing--;
                 topology.overflowChanged(-1);
@@ -558,7 +590,7 @@ public final class Executor implements Runnable {
 
     private void offerFromForeignThread(RoutedTuple tuple) {
         int waits = 0;
-        while (!inbox.offer(tuple)) {
+        while (!foreign.offer(tuple)) {
             if (topology.isHalted()) {
                 topology.dropped(1);
                 return;
@@ -602,7 +634,8 @@ public final class Executor implements Runnable {
 
     /** True when the executor found nothing to do on its last turn and has nothing queued. Any thread. */
     boolean isQuiet() {
-        return quiet && overflowing == 0 && inbox.isEmpty() && mailbox.isEmpty();
+        return quiet && overflowing == 0 && inbox.isEmpty() && foreign.isEmpty() && current == null
+            && mailbox.isEmpty();
     }
 
     boolean stopRequested() {
@@ -617,22 +650,22 @@ public final class Executor implements Runnable {
         return Thread.currentThread() == thread;
     }
 
+    /** Tuples waiting in this executor's queues. Any thread; a racy estimate for statistics. */
     int queued() {
-        return inbox.size();
-    }
-
-    int capacity() {
-        return inbox.capacity();
-    }
-
-    private static final class BatchSupplier implements MessagePassingQueue.Supplier<RoutedTuple> {
-        RoutedTuple[] batch;
-        int next;
-
-        @Override
-        public RoutedTuple get() {
-            return batch[next++];
+        int n = foreign.size();
+        for (Batch b : inbox) {
+            n += b.size;
         }
+        Batch b = current;
+        if (b != null) {
+            n += Math.max(0, b.size - position);
+        }
+        return n;
+    }
+
+    /** The configured queue size, in tuples. */
+    int capacity() {
+        return queueSize;
     }
 
     @Override

@@ -134,8 +134,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
             sendTracked(r, values, messageId, n);
         } else {
             for (int i = 0; i < n; i++) {
-                executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, streamId,
-                    UNANCHORED, topology.bolt(targetTasks[i]), targetInputs[i]));
+                executor.send(targets[i], values, UNANCHORED);
             }
         }
         stats.emitted(r.index, n);
@@ -169,8 +168,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         pending.add(tree);
         inFlight++;
         for (int i = 0; i < n; i++) {
-            executor.send(new RoutedTuple(topology.tupleContext(), values, component.id(), taskId, r.streamId,
-                TrackedMessageId.of(tree, edges[i]), topology.bolt(targetTasks[i]), targetInputs[i]));
+            executor.send(targets[i], values, TrackedMessageId.of(tree, edges[i]));
         }
         if (n == 0) {
             tree.completeIfEmpty();

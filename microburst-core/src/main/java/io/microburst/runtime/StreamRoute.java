@@ -1,6 +1,5 @@
 package io.microburst.runtime;
 
-import java.util.Arrays;
 import java.util.List;
 import io.microburst.plan.StreamPlan;
 import io.microburst.plan.Subscription;
@@ -17,27 +16,44 @@ final class StreamRoute {
     final int fieldCount;
     final boolean direct;
     final Grouper[] groupers;
-    final int[] inputIndexes;
-    /** For a direct stream: consumer input index by task id, -1 where the task does not consume the stream. */
-    final int[] directInputByTask;
+    /** The links of each grouper's subscription, by consumer task id (null where the task does not consume it). */
+    final Link[][] links;
+    /** For a direct stream: the link to each consumer task, by task id; null where the task does not consume it. */
+    final Link[] directLinks;
 
-    StreamRoute(StreamPlan stream, Grouper[] groupers, int[] inputIndexes, int maxTaskId) {
+    /**
+     * @param subscriptions the subscription of each grouper, in the same order
+     */
+    StreamRoute(StreamPlan stream, Grouper[] groupers, List<Subscription> subscriptions, TaskRunner producer) {
         this.stream = stream;
         this.streamId = stream.streamId();
         this.index = stream.index();
         this.fieldCount = stream.fields().size();
         this.direct = stream.isDirect();
         this.groupers = groupers;
-        this.inputIndexes = inputIndexes;
-        this.directInputByTask = new int[maxTaskId + 1];
-        Arrays.fill(directInputByTask, -1);
+        int maxTaskId = producer.topology.plan().taskCount();
+        this.links = new Link[groupers.length][];
+        for (int g = 0; g < groupers.length; g++) {
+            links[g] = linksTo(subscriptions.get(g), producer, maxTaskId);
+        }
+        this.directLinks = new Link[maxTaskId + 1];
         if (direct) {
             for (Subscription s : stream.subscriptions()) {
+                Link[] l = linksTo(s, producer, maxTaskId);
                 for (int t : s.consumer().taskIds()) {
-                    directInputByTask[t] = s.inputIndex();
+                    directLinks[t] = l[t];
                 }
             }
         }
+    }
+
+    private Link[] linksTo(Subscription s, TaskRunner producer, int maxTaskId) {
+        Link[] l = new Link[maxTaskId + 1];
+        for (int t : s.consumer().taskIds()) {
+            l[t] = new Link(producer.topology.tupleContext(), producer.componentId(), producer.taskId, streamId,
+                producer.topology.bolt(t), s.inputIndex());
+        }
+        return l;
     }
 
     void checkValues(List<Object> values, TaskRunner producer) {

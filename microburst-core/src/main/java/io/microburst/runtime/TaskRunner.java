@@ -45,8 +45,7 @@ abstract class TaskRunner {
     private long seed;
 
     // Targets of the emit in progress.
-    int[] targetTasks = new int[8];
-    int[] targetInputs = new int[8];
+    Link[] targets = new Link[8];
     int targetCount;
 
     TaskRunner(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
@@ -78,7 +77,7 @@ abstract class TaskRunner {
         }
         for (StreamPlan s : component.streams().values()) {
             List<Grouper> groupers = new ArrayList<>();
-            List<Integer> inputs = new ArrayList<>();
+            List<Subscription> subscriptions = new ArrayList<>();
             for (Subscription sub : s.subscriptions()) {
                 List<Integer> local = new ArrayList<>();
                 for (int t : sub.consumer().taskIds()) {
@@ -89,11 +88,10 @@ abstract class TaskRunner {
                 Grouper g = Groupers.create(sub, taskId, local, context, topology.loader());
                 if (g != null) {
                     groupers.add(g);
-                    inputs.add(sub.inputIndex());
+                    subscriptions.add(sub);
                 }
             }
-            StreamRoute route = new StreamRoute(s, groupers.toArray(new Grouper[0]),
-                inputs.stream().mapToInt(Integer::intValue).toArray(), topology.plan().taskCount());
+            StreamRoute route = new StreamRoute(s, groupers.toArray(new Grouper[0]), subscriptions, this);
             routes.put(s.streamId(), route);
         }
     }
@@ -123,7 +121,7 @@ abstract class TaskRunner {
     }
 
     /**
-     * Chooses the consumer tasks of an emit into {@link #targetTasks}/{@link #targetInputs}.
+     * Chooses the consumer tasks of an emit into {@link #targets}.
      *
      * @param directTask the task named by emitDirect, or -1 for a grouped emit
      * @return the task ids to give back to the caller of emit
@@ -134,13 +132,12 @@ abstract class TaskRunner {
             // The common case, kept small so that it inlines into emit: one grouped subscription.
             List<Integer> chosen = groupers[0].chooseTasks(values);
             if (chosen.size() == 1) {
-                targetTasks[0] = chosen.get(0);
-                targetInputs[0] = r.inputIndexes[0];
+                targets[0] = r.links[0][chosen.get(0)];
                 targetCount = 1;
                 return chosen;
             }
             targetCount = 0;
-            addTargets(chosen, r.inputIndexes[0]);
+            addTargets(chosen, r.links[0]);
             return chosen;
         }
         return chooseTargetsSlow(r, values, directTask);
@@ -157,13 +154,13 @@ abstract class TaskRunner {
                 throw new IllegalArgumentException("Component '" + component.id() + "' (task " + taskId
                     + ") called emit on direct stream '" + r.streamId + "'; use emitDirect");
             }
-            int input = directTask < r.directInputByTask.length ? r.directInputByTask[directTask] : -1;
-            if (input < 0) {
+            Link link = directTask < r.directLinks.length ? r.directLinks[directTask] : null;
+            if (link == null) {
                 throw new IllegalArgumentException("Component '" + component.id() + "' (task " + taskId
                     + ") emitted directly to task " + directTask + " on stream '" + r.streamId
                     + "', but that task does not consume the stream");
             }
-            addTarget(directTask, input);
+            addTarget(link);
             return List.of(directTask);
         }
         Grouper[] groupers = r.groupers;
@@ -173,26 +170,23 @@ abstract class TaskRunner {
         List<Integer> all = new ArrayList<>();
         for (int g = 0; g < groupers.length; g++) {
             List<Integer> chosen = groupers[g].chooseTasks(values);
-            addTargets(chosen, r.inputIndexes[g]);
+            addTargets(chosen, r.links[g]);
             all.addAll(chosen);
         }
         return all;
     }
 
-    private void addTargets(List<Integer> chosen, int input) {
+    private void addTargets(List<Integer> chosen, Link[] links) {
         for (int i = 0, n = chosen.size(); i < n; i++) {
-            addTarget(chosen.get(i), input);
+            addTarget(links[chosen.get(i)]);
         }
     }
 
-    private void addTarget(int task, int input) {
-        if (targetCount == targetTasks.length) {
-            targetTasks = Arrays.copyOf(targetTasks, targetCount * 2);
-            targetInputs = Arrays.copyOf(targetInputs, targetCount * 2);
+    private void addTarget(Link link) {
+        if (targetCount == targets.length) {
+            targets = Arrays.copyOf(targets, targetCount * 2);
         }
-        targetTasks[targetCount] = task;
-        targetInputs[targetCount] = input;
-        targetCount++;
+        targets[targetCount++] = link;
     }
 
     /** Storm's sampling rate as a period: 0.05 is one in 20; a rate of 0 or less never samples. */

@@ -366,7 +366,11 @@ public final class TopologyRuntime {
                         e.registeredMetrics.computeIfAbsent(bucket.getKey(), k -> new HashMap<>()).put(t.taskId, metrics);
                     }
                 }
-                t.executor = e;
+                if (t instanceof BoltTask b) {
+                    b.moveTo(e);
+                } else {
+                    t.executor = e;
+                }
             }
             executors = grown;
             e.createThread();

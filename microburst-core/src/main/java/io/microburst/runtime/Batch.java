@@ -1,0 +1,73 @@
+package io.microburst.runtime;
+
+import java.util.Arrays;
+import java.util.List;
+import io.microburst.reliability.TrackedMessageId;
+import org.apache.storm.tuple.MessageId;
+
+/**
+ * Tuples from one executor to another, as columns: the producer fills a batch on its own thread and hands the whole
+ * batch over with one queue operation; after that nobody writes it, and the consumer builds each tuple as it executes
+ * it. So the producer allocates no tuple, and per tuple only three references cross between cores.
+ */
+final class Batch {
+    final Link[] links;
+    final List<Object>[] values;
+    final MessageId[] ids;
+    int size;
+
+    @SuppressWarnings("unchecked")
+    Batch(int capacity) {
+        links = new Link[capacity];
+        values = new List[capacity];
+        ids = new MessageId[capacity];
+    }
+
+    /** Adds a tuple; returns true when the batch is now full. Producer thread only. */
+    boolean add(Link link, List<Object> tupleValues, MessageId id) {
+        int n = size;
+        links[n] = link;
+        values[n] = tupleValues;
+        ids[n] = id;
+        size = n + 1;
+        return n + 1 == links.length;
+    }
+
+    boolean isFull() {
+        return size == links.length;
+    }
+
+    RoutedTuple tuple(int i) {
+        return links[i].tuple(values[i], ids[i]);
+    }
+
+    /** A new batch holding exactly tuples {@code from} to {@code to} of this one. */
+    Batch copy(int from, int to) {
+        Batch b = new Batch(to - from);
+        System.arraycopy(links, from, b.links, 0, to - from);
+        System.arraycopy(values, from, b.values, 0, to - from);
+        System.arraycopy(ids, from, b.ids, 0, to - from);
+        b.size = to - from;
+        return b;
+    }
+
+    /** Forgets every tuple, so that the batch can be filled again and keeps nothing alive. */
+    void clear() {
+        Arrays.fill(links, 0, size, null);
+        Arrays.fill(values, 0, size, null);
+        Arrays.fill(ids, 0, size, null);
+        size = 0;
+    }
+
+    /**
+     * Stamps the trees of the tracked tuples from {@code from} on as still alive (a tuple waiting in a queue must not
+     * time its tree out).
+     */
+    void touch(int from, long now) {
+        for (int k = from; k < size; k++) {
+            if (ids[k] instanceof TrackedMessageId id) {
+                id.touch(now);
+            }
+        }
+    }
+}
