@@ -167,7 +167,9 @@ public final class Executor implements Runnable {
                 int work = turn();
                 if (work > 0) {
                     idleTurns = 0;
-                    quiet = false;
+                    if (quiet) {
+                        quiet = false; // a volatile write is a full fence on x86: only when it changes
+                    }
                 } else {
                     idle();
                 }
