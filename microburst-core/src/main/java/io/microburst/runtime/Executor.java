@@ -298,29 +298,36 @@ public final class Executor implements Runnable {
      * next turn.
      */
     private int drainInbox() {
-        int done = foreign.isEmpty() ? 0 : foreign.drain(executeOne, DRAIN_CHUNK);
+        int done = 0;
         long start = 0;
+        boolean foreignLeft = !foreign.isEmpty();
         while (done < drainLimit) {
-            Batch b = current;
-            if (b == null) {
-                b = inbox.relaxedPoll();
+            if (foreignLeft) {
+                int n = foreign.drain(executeOne, DRAIN_CHUNK);
+                foreignLeft = n == DRAIN_CHUNK;
+                done += n;
+            } else {
+                Batch b = current;
                 if (b == null) {
-                    break;
+                    b = inbox.relaxedPoll();
+                    if (b == null) {
+                        break;
+                    }
+                    current = b;
+                    position = 0;
                 }
-                current = b;
-                position = 0;
+                int from = position;
+                int to = Math.min(b.size, from + DRAIN_CHUNK);
+                position = to;
+                for (int i = from; i < to; i++) {
+                    RoutedTuple t = b.tuple(i);
+                    t.target.execute(t);
+                }
+                if (to == b.size) {
+                    current = null;
+                }
+                done += to - from;
             }
-            int from = position;
-            int to = Math.min(b.size, from + DRAIN_CHUNK);
-            position = to;
-            for (int i = from; i < to; i++) {
-                RoutedTuple t = b.tuple(i);
-                t.target.execute(t);
-            }
-            if (to == b.size) {
-                current = null;
-            }
-            done += to - from;
             if (done >= DRAIN_CHUNK) {
                 long now = System.nanoTime();
                 if (start == 0) {
