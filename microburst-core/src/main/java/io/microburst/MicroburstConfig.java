@@ -20,7 +20,11 @@ public final class MicroburstConfig {
      * starts from topology.max.spout.pending, or from 1000 when that is unset.
      */
     public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
-    /** Integer, default 1024: capacity of each executor's receive queue (rounded up to a power of two). */
+    /**
+     * Integer, default 1024: how many tuples each executor's receive queue holds. Executors hand each other whole
+     * batches, so the queue has this many divided by the batch size slots, rounded up to a power of two (at least 2);
+     * tuples emitted from threads of the user's own have a second queue of this many single tuples.
+     */
     public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
     /** Integer, default 64: most tuples a producer buffers for one consumer before handing them over. */
     public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
