@@ -122,7 +122,7 @@ class FusionTest {
         }
     }
 
-    private static void await(String key, long n) throws InterruptedException {
+    static void await(String key, long n) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 30_000;
         while (count(key) < n && System.currentTimeMillis() < deadline) {
             Thread.sleep(10);

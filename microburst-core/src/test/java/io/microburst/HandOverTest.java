@@ -1,23 +1,18 @@
 package io.microburst;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.Config;
-import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -31,42 +26,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HandOverTest {
     /** What the sink of each run saw, by run name; a test's topology names are unique. */
     static final Map<String, List<Integer>> SEEN = new java.util.concurrent.ConcurrentHashMap<>();
-    static final Map<String, AtomicInteger> ACKED = new java.util.concurrent.ConcurrentHashMap<>();
-
-    public static class Numbers extends BaseRichSpout {
-        private final String run;
-        private final int total;
-        private SpoutOutputCollector collector;
-        private int next;
-
-        Numbers(String run, int total) {
-            this.run = run;
-            this.total = total;
-        }
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-        }
-
-        @Override
-        public void nextTuple() {
-            if (next < total) {
-                collector.emit(new Values(next), next);
-                next++;
-            }
-        }
-
-        @Override
-        public void ack(Object id) {
-            ACKED.computeIfAbsent(run, k -> new AtomicInteger()).incrementAndGet();
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("n"));
-        }
-    }
 
     /** Emits (anchored) and acks every tuple from a thread of its own, not from execute. */
     public static class OwnThreadRelay extends BaseRichBolt {
@@ -128,14 +87,6 @@ class HandOverTest {
         }
     }
 
-    private static void awaitAcked(String run, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (ACKED.getOrDefault(run, new AtomicInteger()).get() < n && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(n, ACKED.getOrDefault(run, new AtomicInteger()).get(), run + ": trees acked");
-    }
-
     private static List<Integer> seen(String run) {
         synchronized (SEEN.get(run)) {
             return new ArrayList<>(SEEN.get(run));
@@ -149,7 +100,7 @@ class HandOverTest {
         String run = "order-" + fusion;
         int total = 10_007;
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("spout", new Numbers(run, total));
+        b.setSpout("spout", new FusionTest.Source(run, total));
         b.setBolt("sink", new Sink(run)).shuffleGrouping("spout");
         Config conf = new Config();
         conf.put(MicroburstConfig.FUSION, fusion);
@@ -157,7 +108,7 @@ class HandOverTest {
         conf.put(MicroburstConfig.PRODUCER_BATCH_SIZE, 64);
         try (MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology(run, conf, b.createTopology());
-            awaitAcked(run, total);
+            FusionTest.await(run + ".acked", total);
             assertEquals(fusion ? 1 : 2, cluster.liveExecutors());
             List<Integer> seen = seen(run);
             assertEquals(total, seen.size(), "tuples delivered");
@@ -173,21 +124,20 @@ class HandOverTest {
         String run = "own-thread-" + fusion;
         int total = 3000;
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("spout", new Numbers(run, total));
+        b.setSpout("spout", new FusionTest.Source(run, total));
         b.setBolt("relay", new OwnThreadRelay()).shuffleGrouping("spout");
         b.setBolt("sink", new Sink(run)).shuffleGrouping("relay");
         Config conf = new Config();
         conf.put(MicroburstConfig.FUSION, fusion);
         try (MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology(run, conf, b.createTopology());
-            awaitAcked(run, total);
+            FusionTest.await(run + ".acked", total);
             List<Integer> seen = seen(run);
             assertEquals(total, seen.size(), "tuples delivered");
             for (int i = 0; i < total; i++) {
                 // one own thread emits in the order it executed: the order survives the hand-over
                 assertEquals(i, seen.get(i), "tuple " + i + " arrived in its place");
             }
-            assertTrue(ACKED.get(run).get() == total);
         }
     }
 }

@@ -41,13 +41,13 @@ final class Batch {
         return links[i].tuple(values[i], ids[i]);
     }
 
-    /** A new batch holding exactly tuples {@code from} to {@code to} of this one. */
-    Batch copy(int from, int to) {
-        Batch b = new Batch(to - from);
-        System.arraycopy(links, from, b.links, 0, to - from);
-        System.arraycopy(values, from, b.values, 0, to - from);
-        System.arraycopy(ids, from, b.ids, 0, to - from);
-        b.size = to - from;
+    /** A new batch holding exactly this one's tuples. */
+    Batch copy() {
+        Batch b = new Batch(size);
+        System.arraycopy(links, 0, b.links, 0, size);
+        System.arraycopy(values, 0, b.values, 0, size);
+        System.arraycopy(ids, 0, b.ids, 0, size);
+        b.size = size;
         return b;
     }
 

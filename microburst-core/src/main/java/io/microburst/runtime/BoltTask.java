@@ -68,9 +68,10 @@ final class BoltTask extends TaskRunner {
     }
 
     /** This task now runs on {@code target}; so do the tuples sent to it from now on. */
+    @Override
     void moveTo(Executor target) {
         synchronized (inbound) {
-            executor = target;
+            super.moveTo(target);
             for (Link link : inbound) {
                 link.executorIndex = target.index;
             }

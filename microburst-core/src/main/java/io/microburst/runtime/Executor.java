@@ -58,8 +58,7 @@ public final class Executor implements Runnable {
     final MpscArrayQueue<Batch> inbox;
     /** Tuples emitted from threads that are not executors (user code with threads of its own). */
     private final MpscArrayQueue<RoutedTuple> foreign;
-    private final int queueSize;
-    /** The inbox batch being executed, and the index of its next tuple (executor thread; read racily by queued()). */
+    /** The inbox batch being executed, and the index of its next tuple. */
     private Batch current;
     private int position;
     private final MpscUnboundedXaddArrayQueue<Object> mailbox = new MpscUnboundedXaddArrayQueue<>(256);
@@ -109,11 +108,11 @@ public final class Executor implements Runnable {
         this.topology = topology;
         this.index = index;
         this.name = name;
-        this.queueSize = Math.max(2, queueSize);
-        this.batchSize = Math.max(1, Math.min(batchSize, this.queueSize));
-        this.inbox = new MpscArrayQueue<>(Math.max(2, this.queueSize / this.batchSize));
-        this.foreign = new MpscArrayQueue<>(this.queueSize);
-        this.drainLimit = Math.max(1, Math.min(256, this.queueSize));
+        int tuples = Math.max(2, queueSize);
+        this.batchSize = Math.max(1, Math.min(batchSize, tuples));
+        this.inbox = new MpscArrayQueue<>(Math.max(2, tuples / this.batchSize));
+        this.foreign = new MpscArrayQueue<>(tuples);
+        this.drainLimit = Math.max(1, Math.min(256, tuples));
     }
 
     @SuppressWarnings("unchecked")
@@ -487,7 +486,7 @@ public final class Executor implements Runnable {
             out = held;
             batches[i] = new Batch(batchSize);
         } else {
-            out = held.copy(0, held.size);
+            out = held.copy();
             held.clear();
         }
         ArrayDeque<Batch> waiting = overflow[i];
@@ -657,24 +656,6 @@ public final class Executor implements Runnable {
 
     boolean isOwnThread() {
         return Thread.currentThread() == thread;
-    }
-
-    /** Tuples waiting in this executor's queues. Any thread; a racy estimate for statistics. */
-    int queued() {
-        int n = foreign.size();
-        for (Batch b : inbox) {
-            n += b.size;
-        }
-        Batch b = current;
-        if (b != null) {
-            n += Math.max(0, b.size - position);
-        }
-        return n;
-    }
-
-    /** The configured queue size, in tuples. */
-    int capacity() {
-        return queueSize;
     }
 
     @Override

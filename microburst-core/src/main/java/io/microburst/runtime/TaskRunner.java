@@ -70,6 +70,11 @@ abstract class TaskRunner {
         this.stats = new TaskStats(taskId, component.id(), outStreams, inComponents, inStreams);
     }
 
+    /** This task now runs on {@code target} (see {@link TopologyRuntime#defuse}). */
+    void moveTo(Executor target) {
+        executor = target;
+    }
+
     /** Builds groupers; needs a context, so it runs once the first context exists. */
     final void buildRoutes() {
         if (!routes.isEmpty() || component.streams().isEmpty()) {

@@ -366,11 +366,7 @@ public final class TopologyRuntime {
                         e.registeredMetrics.computeIfAbsent(bucket.getKey(), k -> new HashMap<>()).put(t.taskId, metrics);
                     }
                 }
-                if (t instanceof BoltTask b) {
-                    b.moveTo(e);
-                } else {
-                    t.executor = e;
-                }
+                t.moveTo(e);
             }
             executors = grown;
             e.createThread();
@@ -794,7 +790,6 @@ public final class TopologyRuntime {
         return tasksById[taskId].executor;
     }
 
-    /** The fusion decisions of the current executors. */
     /** Executors of this topology that were busy all through their last balance window. */
     int busyExecutors() {
         int n = 0;
@@ -806,6 +801,7 @@ public final class TopologyRuntime {
         return n;
     }
 
+    /** The fusion decisions of the current executors. */
     public FusionPlan fusion() {
         return fusion;
     }
@@ -884,7 +880,7 @@ public final class TopologyRuntime {
                 TaskRunner first = tasks.get(0);
                 TaskRunner last = tasks.get(tasks.size() - 1);
                 views.add(new ExecutorView(first.componentId(), first.taskId, last.taskId, first instanceof SpoutTask,
-                    stats, e.queued(), e.capacity(), e.name));
+                    stats, e.name));
             }
         }
         return views;
@@ -914,11 +910,9 @@ public final class TopologyRuntime {
     /**
      * Statistics of one executor.
      *
-     * @param queued tuples waiting in its receive queue
-     * @param capacity the receive queue's bound
      * @param thread the name of the thread running these tasks (shared by fused components)
      */
     public record ExecutorView(String componentId, int firstTask, int lastTask, boolean spout, Collection<TaskStats> tasks,
-                               int queued, int capacity, String thread) {
+                               String thread) {
     }
 }
