@@ -6,19 +6,27 @@ import io.microburst.bench.result.RunResult;
 import io.microburst.bench.result.RunStatus;
 import io.microburst.bench.workload.BenchData;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 /**
  * Runs one {@link RunSpec} in a fresh JVM: {@code java} from this JVM's home, this JVM's class path, the same heap flags for
  * every runtime, started from an argument list (never a shell). The child's output goes to a log file; its result line is
  * read from there. A child that overruns is killed, and so is a running child when this JVM exits.
+ *
+ * <p>Each child gets a scratch directory of its own as {@code java.io.tmpdir} (and as the directory RocksDB unpacks its
+ * native library into, for Storm's metrics store), deleted when the child has ended. A child ends with
+ * {@code Runtime.halt}, which skips {@code deleteOnExit}, so without this every Storm run would leave a 14 MB copy of
+ * {@code librocksdbjni} in the system's temporary directory.
  *
  * <p>Runs one child at a time; not thread-safe.
  */
@@ -34,10 +42,18 @@ public final class ChildLauncher {
     private final int startupLimitSeconds;
     private final Path logDir;
     private final String classPath;
+    private final String mainClass;
     private final AtomicReference<Process> running = new AtomicReference<>();
 
     public ChildLauncher(List<String> heap, double warmupSeconds, double measureSeconds, int startupLimitSeconds, Path logDir,
                          String classPath) {
+        this(heap, warmupSeconds, measureSeconds, startupLimitSeconds, logDir, classPath, RunOne.class.getName());
+    }
+
+    /** As the public constructor, with another entry point for the child (tests). */
+    ChildLauncher(List<String> heap, double warmupSeconds, double measureSeconds, int startupLimitSeconds, Path logDir,
+                  String classPath, String mainClass) {
+        this.mainClass = mainClass;
         this.heap = List.copyOf(heap);
         this.warmupSeconds = warmupSeconds;
         this.measureSeconds = measureSeconds;
@@ -48,16 +64,17 @@ public final class ChildLauncher {
         Runtime.getRuntime().addShutdownHook(killer);
     }
 
-    /** The command that runs {@code spec}. */
-    public List<String> command(RunSpec spec) {
+    /** The command that runs {@code spec}, with {@code scratch} as the child's temporary directory. */
+    public List<String> command(RunSpec spec, Path scratch) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(heap);
         command.add("-Dlog4j2.configurationFile=" + LOG_CONFIG);
         command.add("-D" + BenchData.PROPERTY + "=" + BenchData.dir());
+        command.add("-Djava.io.tmpdir=" + scratch);
         command.add("-cp");
         command.add(classPath);
-        command.add(RunOne.class.getName());
+        command.add(mainClass);
         command.add(spec.workload().name());
         command.add(spec.runtime().id());
         command.add(String.valueOf(spec.round()));
@@ -75,12 +92,27 @@ public final class ChildLauncher {
     /** Runs {@code spec} in a child JVM and returns what it reported, or a failed result saying why there is none. */
     public RunResult launch(RunSpec spec) throws InterruptedException {
         Path log = logDir.resolve(spec.key() + ".log");
-        Process process;
+        Path scratch;
         try {
             Files.createDirectories(logDir);
-            ProcessBuilder builder = new ProcessBuilder(command(spec)).redirectErrorStream(true)
+            scratch = Files.createTempDirectory("microburst-bench-child-");
+        } catch (IOException e) {
+            return failed(spec, "could not create the child's directories: " + e.getMessage(), log);
+        }
+        try {
+            return run(spec, log, scratch);
+        } finally {
+            deleteTree(scratch);
+        }
+    }
+
+    private RunResult run(RunSpec spec, Path log, Path scratch) throws InterruptedException {
+        Process process;
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command(spec, scratch)).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
             builder.environment().remove("JAVA_TOOL_OPTIONS"); // identical flags for every runtime
+            builder.environment().put("ROCKSDB_SHAREDLIB_DIR", scratch.toString());
             process = builder.start();
         } catch (IOException e) {
             return failed(spec, "could not start the child JVM: " + e.getMessage(), log);
@@ -101,6 +133,17 @@ public final class ChildLauncher {
         int exit = process.exitValue();
         return readResult(spec, log).map(r -> r.withLog(log.toString()))
             .orElse(failed(spec, "the child JVM exited with code " + exit + " without a result", log));
+    }
+
+    /** Deletes a child's scratch directory; what cannot be deleted is reported, not thrown. */
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("could not delete the child's scratch directory " + dir + ": " + e);
+        }
     }
 
     private Optional<RunResult> readResult(RunSpec spec, Path log) {
