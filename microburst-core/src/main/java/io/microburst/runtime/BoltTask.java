@@ -107,12 +107,13 @@ final class BoltTask extends TaskRunner {
         if (topology.acking() && tuple.getMessageId() instanceof TrackedMessageId) {
             hold(tuple);
         }
-        boolean sampled = ++sampleCounter >= sampleEvery;
+        boolean sampled = ++sampleCounter >= samplePeriod;
         long start = 0;
         if (sampled) {
             sampleCounter = 0;
             start = System.nanoTime();
             tuple.sampleStartNanos = start;
+            sampled(start);
         }
         // The handler must not touch the tuple itself: then, when the whole delivery inlines into the emitting method (a
         // fused task), the JIT's escape analysis can see that the tuple never escapes and need not allocate it.
@@ -159,7 +160,7 @@ final class BoltTask extends TaskRunner {
         if (slowSamples >= SLOW_SAMPLES_TO_MOVE && start + nanos - slowSinceNanos >= SLOW_STREAK_NANOS) {
             executor.requestDefuse(this, "it runs slower than its producer");
         } else {
-            sampleCounter = sampleEvery - 1;
+            sampleCounter = samplePeriod - 1;
         }
     }
 
@@ -195,10 +196,15 @@ final class BoltTask extends TaskRunner {
     List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> values, int directTask) {
         StreamRoute r = route(streamId);
         r.checkValues(values, this);
-        List<Integer> out = chooseTargets(r, values, directTask);
-        int n = targetCount;
-        if (anchors != null && !anchors.isEmpty() && topology.acking()) {
-            sendAnchored(r, anchors, values, n);
+        Link single = chooseTargets(r, values, directTask);
+        List<Integer> out = single != null ? single.targetTasks : chosenTasks;
+        int n = single != null ? 1 : targetCount;
+        // acking first: with acking off the anchors are never touched, so the collection Storm's OutputCollector made
+        // for them (and the anchor tuple in it) can be scalar-replaced
+        if (topology.acking() && anchors != null && !anchors.isEmpty()) {
+            sendAnchored(anchors, values, single, n);
+        } else if (single != null) {
+            executor.send(single, values, UNANCHORED);
         } else {
             for (int i = 0; i < n; i++) {
                 executor.send(targets[i], values, UNANCHORED);
@@ -211,9 +217,10 @@ final class BoltTask extends TaskRunner {
         return out;
     }
 
-    private void sendAnchored(StreamRoute r, Collection<Tuple> anchors, List<Object> values, int n) {
+    /** @param single the only target, or null when the targets are in {@link #targets} */
+    private void sendAnchored(Collection<Tuple> anchors, List<Object> values, Link single, int n) {
         for (int i = 0; i < n; i++) {
-            executor.send(targets[i], values, anchoredId(anchors));
+            executor.send(single != null ? single : targets[i], values, anchoredId(anchors));
         }
     }
 

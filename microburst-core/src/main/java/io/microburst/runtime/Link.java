@@ -16,6 +16,8 @@ abstract class LinkFields extends LinkPadBefore {
     final String streamId;
     final BoltTask target;
     final int inputIndex;
+    /** The target task's id as a list: what emit returns when this link was its only target. */
+    final List<Integer> targetTasks;
     /**
      * The index of the target task's executor, kept here so that a producer never reads the target task or its
      * executor, whose fields their own thread writes all the time (reading them from another core would pull those cache
@@ -32,6 +34,7 @@ abstract class LinkFields extends LinkPadBefore {
         this.streamId = streamId;
         this.target = target;
         this.inputIndex = inputIndex;
+        this.targetTasks = List.of(target.taskId);
     }
 }
 

@@ -32,7 +32,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     private int inFlight;
     private int emittedThisCall;
     private long[] edges = new long[8];
-    /** Counts trees up to {@link #sampleEvery}: the tree that reaches it records its emit time (complete latency). */
+    /** Counts trees up to {@link #samplePeriod}: the tree that reaches it records its emit time (complete latency). */
     private int sampleCounter;
 
     SpoutTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
@@ -128,10 +128,13 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     List<Integer> emit(String streamId, List<Object> values, Object messageId, int directTask) {
         StreamRoute r = route(streamId);
         r.checkValues(values, this);
-        List<Integer> out = chooseTargets(r, values, directTask);
-        int n = targetCount;
+        Link single = chooseTargets(r, values, directTask);
+        List<Integer> out = single != null ? single.targetTasks : chosenTasks;
+        int n = single != null ? 1 : targetCount;
         if (messageId != null && topology.acking()) {
-            sendTracked(r, values, messageId, n);
+            sendTracked(r, values, messageId, single, n);
+        } else if (single != null) {
+            executor.send(single, values, UNANCHORED);
         } else {
             for (int i = 0; i < n; i++) {
                 executor.send(targets[i], values, UNANCHORED);
@@ -148,8 +151,12 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         return out;
     }
 
-    /** Starts a tuple tree: every edge id is XORed into it before the first tuple leaves. */
-    private void sendTracked(StreamRoute r, List<Object> values, Object messageId, int n) {
+    /**
+     * Starts a tuple tree: every edge id is XORed into it before the first tuple leaves.
+     *
+     * @param single the only target, or null when the targets are in {@link #targets}
+     */
+    private void sendTracked(StreamRoute r, List<Object> values, Object messageId, Link single, int n) {
         if (edges.length < n) {
             edges = new long[Math.max(n, edges.length * 2)];
         }
@@ -160,15 +167,16 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
             ackVal ^= e;
         }
         long emitNanos = 0;
-        if (++sampleCounter >= sampleEvery) {
+        if (++sampleCounter >= samplePeriod) {
             sampleCounter = 0;
             emitNanos = System.nanoTime();
+            sampled(emitNanos);
         }
         TupleTree tree = new TupleTree(nextId(), messageId, r.streamId, r.index, emitNanos, ackVal, this);
         pending.add(tree);
         inFlight++;
         for (int i = 0; i < n; i++) {
-            executor.send(targets[i], values, TrackedMessageId.of(tree, edges[i]));
+            executor.send(single != null ? single : targets[i], values, TrackedMessageId.of(tree, edges[i]));
         }
         if (n == 0) {
             tree.completeIfEmpty();

@@ -34,6 +34,17 @@ abstract class TaskRunner {
     final TaskStats stats;
     /** One tuple (bolt) or tree (spout) in this many is timed: the inverse of topology.stats.sample.rate, as in Storm. */
     final int sampleEvery;
+    /**
+     * Samples closer together than this stretch the sampling period (see {@link #adaptPeriod}): a clock read costs
+     * 20-40 ns, as much as a whole fused delivery, so a task that runs millions of tuples a second is timed at most
+     * about 50,000 times a second, which still gives its mean latencies thousands of samples a second.
+     */
+    static final long MIN_SAMPLE_GAP_NANOS = 20_000;
+    /** The furthest the period stretches: this many times {@link #sampleEvery}. */
+    static final int MAX_SAMPLE_STRETCH = 64;
+    /** The sampling period in use: {@link #sampleEvery}, stretched while samples come fast. */
+    int samplePeriod;
+    private long lastSampleNanos;
     private final Map<String, StreamRoute> routes = new HashMap<>();
     /** The route of the last emit: most tasks emit on one stream, so most lookups end at an identity check. */
     private String lastStreamId;
@@ -44,9 +55,10 @@ abstract class TaskRunner {
     boolean up;
     private long seed;
 
-    // Targets of the emit in progress.
+    // Targets of the emit in progress, when it has other than one (see chooseTargets).
     Link[] targets = new Link[8];
     int targetCount;
+    List<Integer> chosenTasks = List.of();
 
     TaskRunner(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
         this.topology = topology;
@@ -54,6 +66,7 @@ abstract class TaskRunner {
         this.component = component;
         this.taskId = taskId;
         this.sampleEvery = sampleEvery(component.conf().get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
+        this.samplePeriod = sampleEvery;
         this.seed = Double.doubleToLongBits(Math.random()) ^ ((long) taskId << 32) ^ System.nanoTime();
         List<StreamPlan> streams = new ArrayList<>(component.streams().values());
         String[] outStreams = new String[streams.size()];
@@ -126,26 +139,28 @@ abstract class TaskRunner {
     }
 
     /**
-     * Chooses the consumer tasks of an emit into {@link #targets}.
+     * Chooses the consumer tasks of an emit. Most emits have one target: it is returned, and nothing is written to this
+     * task (a reference stored into a long-lived object costs a G1 write barrier with a full fence, for every tuple).
+     * Otherwise the targets go to {@link #targets} and {@link #targetCount}, and {@link #chosenTasks} holds the task
+     * ids for the caller of emit, and null is returned.
      *
      * @param directTask the task named by emitDirect, or -1 for a grouped emit
-     * @return the task ids to give back to the caller of emit
      */
-    final List<Integer> chooseTargets(StreamRoute r, List<Object> values, int directTask) {
+    final Link chooseTargets(StreamRoute r, List<Object> values, int directTask) {
         Grouper[] groupers = r.groupers;
         if (directTask < 0 && !r.direct && groupers.length == 1) {
             // The common case, kept small so that it inlines into emit: one grouped subscription.
             List<Integer> chosen = groupers[0].chooseTasks(values);
             if (chosen.size() == 1) {
-                targets[0] = r.links[0][chosen.get(0)];
-                targetCount = 1;
-                return chosen;
+                return r.links[0][chosen.get(0)];
             }
             targetCount = 0;
             addTargets(chosen, r.links[0]);
-            return chosen;
+            chosenTasks = chosen;
+            return null;
         }
-        return chooseTargetsSlow(r, values, directTask);
+        chosenTasks = chooseTargetsSlow(r, values, directTask);
+        return null;
     }
 
     private List<Integer> chooseTargetsSlow(StreamRoute r, List<Object> values, int directTask) {
@@ -201,6 +216,34 @@ abstract class TaskRunner {
             return Integer.MAX_VALUE;
         }
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(1 / r)));
+    }
+
+    /** A sample was taken at {@code now} (a {@link System#nanoTime()} reading): adapts the sampling period. */
+    final void sampled(long now) {
+        long gap = now - lastSampleNanos;
+        lastSampleNanos = now;
+        samplePeriod = adaptPeriod(samplePeriod, sampleEvery, gap);
+    }
+
+    /**
+     * The next sampling period, given the current one, the configured one and the time since the last sample. Samples
+     * closer than {@link #MIN_SAMPLE_GAP_NANOS} double the period, up to {@link #MAX_SAMPLE_STRETCH} times the configured
+     * one; samples more than four times that far apart halve it, down to the configured one. A rate of 1 (every tuple
+     * timed) is taken as asked and never stretched. Latencies are reported as means, which sampling less often does not
+     * bias; counts are exact whatever the period.
+     */
+    static int adaptPeriod(int period, int configured, long gapNanos) {
+        if (configured <= 1) {
+            return configured;
+        }
+        if (gapNanos < MIN_SAMPLE_GAP_NANOS) {
+            long max = (long) configured * MAX_SAMPLE_STRETCH;
+            return (int) Math.min(Math.min(max, Integer.MAX_VALUE), (long) period * 2);
+        }
+        if (gapNanos > 4 * MIN_SAMPLE_GAP_NANOS && period > configured) {
+            return Math.max(configured, period / 2);
+        }
+        return period;
     }
 
     /** A random non-zero 64-bit id (xorshift64*), for tuple-tree roots and edges. */
