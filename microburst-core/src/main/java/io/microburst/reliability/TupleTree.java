@@ -65,7 +65,9 @@ public final class TupleTree {
         this.streamIndex = streamIndex;
         this.emitNanos = emitNanos;
         this.owner = owner;
-        this.ackVal = initialAckVal;
+        // a plain store: a volatile one is a full fence on x86, for every tree; the tree reaches other threads only
+        // inside tuples handed over through the executors' queues, which publish it safely
+        ACK_VAL.set(this, initialAckVal);
     }
 
     /** XORs edge ids in: an ack of a tuple of this tree, carrying the ids of the edges its processing created. */

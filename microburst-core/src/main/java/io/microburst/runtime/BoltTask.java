@@ -104,9 +104,6 @@ final class BoltTask extends TaskRunner {
             failTree(tuple);
             return;
         }
-        if (topology.acking() && tuple.getMessageId() instanceof TrackedMessageId) {
-            hold(tuple);
-        }
         boolean sampled = ++sampleCounter >= samplePeriod;
         long start = 0;
         if (sampled) {
@@ -129,6 +126,12 @@ final class BoltTask extends TaskRunner {
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
+        if (id instanceof TrackedMessageId && !tuple.settled && topology.acking()) {
+            // Kept until acked or failed, so that it fails back at once if this instance dies. Most bolts ack within
+            // execute, and their tuples are never listed: no write to this task for them, and nothing that makes the
+            // tuple escape.
+            hold(tuple);
+        }
         if (sampled && fused) {
             checkSpeed(start, nanos);
         }
@@ -275,16 +278,24 @@ final class BoltTask extends TaskRunner {
         heldHead = t;
     }
 
-    /** Forgets a tuple that was acked or failed; from a thread of the user's own, the executor does it later. */
+    /**
+     * A tracked tuple was acked or failed: one still in execute is marked settled, so it is never listed; a listed one
+     * is taken off the list. From a thread of the user's own, the executor does it later, on its own thread.
+     */
     private void release(RoutedTuple t) {
-        if (!t.held || t.target != this) {
+        if (t.target != this || !(t.getMessageId() instanceof TrackedMessageId)) {
             return;
         }
         if (!executor.isOwnThread()) {
             executor.post((Runnable) () -> release(t));
             return;
         }
+        if (!t.held) {
+            t.settled = true;
+            return;
+        }
         t.held = false;
+        t.settled = true;
         if (t.heldPrev != null) {
             t.heldPrev.heldNext = t.heldNext;
         } else {

@@ -19,6 +19,8 @@ public final class RoutedTuple extends TupleImpl {
     RoutedTuple heldPrev;
     RoutedTuple heldNext;
     boolean held;
+    /** Acked or failed (target's thread only): a tuple settled within execute is never listed. */
+    boolean settled;
 
     RoutedTuple(GeneralTopologyContext context, List<Object> values, String sourceComponent, int sourceTask,
                 String streamId, MessageId id, BoltTask target, int inputIndex) {
