@@ -12,6 +12,7 @@ import org.apache.storm.hooks.info.BoltAckInfo;
 import org.apache.storm.hooks.info.BoltExecuteInfo;
 import org.apache.storm.hooks.info.BoltFailInfo;
 import org.apache.storm.task.IBolt;
+import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
@@ -22,7 +23,7 @@ import org.apache.storm.tuple.Values;
  * sampled at the topology's {@code topology.stats.sample.rate} (Storm's default 0.05: one tuple in 20). Confined to its executor's thread (ack and fail may come from a thread
  * of the user's own; the tuple-tree ledger is safe for that).
  */
-final class BoltTask extends TaskRunner {
+final class BoltTask extends TaskRunner implements IOutputCollector {
 
     private IBolt bolt;
     private int sampleCounter;
@@ -30,6 +31,8 @@ final class BoltTask extends TaskRunner {
     private RoutedTuple heldHead;
     private TupleTree[] anchorTrees = new TupleTree[4];
     private long[] anchorEdges = new long[4];
+    /** The task named by the emitDirect in progress, for emit to read; -1 otherwise. */
+    private int nextDirectTask = -1;
 
     /** Execute time above which a fused task counts as slow: it then gets a thread of its own. */
     static final long SLOW_FUSED_NANOS = 200_000;
@@ -89,7 +92,7 @@ final class BoltTask extends TaskRunner {
     void start() {
         try {
             bolt = (IBolt) newInstance();
-            bolt.prepare(component.conf(), context, new OutputCollector(new BoltCollector(this)));
+            bolt.prepare(component.conf(), context, new OutputCollector(this));
             preparedFlag().set(true);
             up = true;
             topology.taskStarted(this);
@@ -196,7 +199,16 @@ final class BoltTask extends TaskRunner {
         }
     }
 
-    List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> values, int directTask) {
+    /**
+     * The bolt's emits. This task is its bolt's collector itself, with no object in between: a fused chain inlines
+     * only while it stays within the JIT's inlining depth, and every call level counts.
+     */
+    @Override
+    public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> values) {
+        int directTask = nextDirectTask;
+        if (directTask >= 0) {
+            nextDirectTask = -1;
+        }
         StreamRoute r = route(streamId);
         r.checkValues(values, this);
         Link single = chooseTargets(r, values, directTask);
@@ -218,6 +230,28 @@ final class BoltTask extends TaskRunner {
             emitHooks(values, streamId, out);
         }
         return out;
+    }
+
+    @Override
+    public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
+        if (taskId < 0) {
+            throw new IllegalArgumentException("Component '" + componentId() + "' called emitDirect to task " + taskId
+                + " on stream '" + streamId + "'");
+        }
+        nextDirectTask = taskId;
+        emit(streamId, anchors, tuple);
+    }
+
+    @Override
+    public void flush() {
+        if (executor.isOwnThread()) {
+            executor.flushAll();
+        }
+    }
+
+    @Override
+    public void reportError(Throwable error) {
+        topology.reportError(this, error);
     }
 
     /** @param single the only target, or null when the targets are in {@link #targets} */
@@ -322,7 +356,8 @@ final class BoltTask extends TaskRunner {
         }
     }
 
-    void ack(Tuple input) {
+    @Override
+    public void ack(Tuple input) {
         long processNanos = -1;
         if (input instanceof RoutedTuple rt) {
             release(rt);
@@ -344,7 +379,8 @@ final class BoltTask extends TaskRunner {
         }
     }
 
-    void fail(Tuple input) {
+    @Override
+    public void fail(Tuple input) {
         failTree(input);
         long nanos = -1;
         if (input instanceof RoutedTuple rt) {
@@ -364,7 +400,8 @@ final class BoltTask extends TaskRunner {
         }
     }
 
-    void resetTimeout(Tuple input) {
+    @Override
+    public void resetTimeout(Tuple input) {
         if (input.getMessageId() instanceof TrackedMessageId id) {
             id.touch(System.nanoTime());
         }

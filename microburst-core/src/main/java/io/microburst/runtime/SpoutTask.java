@@ -11,6 +11,7 @@ import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.SpoutAckInfo;
 import org.apache.storm.hooks.info.SpoutFailInfo;
 import org.apache.storm.spout.ISpout;
+import org.apache.storm.spout.ISpoutOutputCollector;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.utils.ObjectReader;
 
@@ -19,7 +20,7 @@ import org.apache.storm.utils.ObjectReader;
  * creates a tuple tree for every emit with a message id, and calls ack/fail on its own thread when a tree completes,
  * fails or times out. Confined to its executor's thread, except {@link #treeCompleted}.
  */
-final class SpoutTask extends TaskRunner implements TupleTree.Owner {
+final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutputCollector {
     private static final long SPOUT_TURN_NANOS = 1_000_000;
     /** A first nextTuple faster than this lets the turn read the clock only every 64 calls (64 x 5 us < 1 ms). */
     private static final long FAST_NEXT_TUPLE_NANOS = 5_000;
@@ -31,6 +32,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     private boolean activated;
     private int inFlight;
     private int emittedThisCall;
+    /** The task named by the emitDirect in progress, for emit to read; -1 otherwise. */
+    private int nextDirectTask = -1;
     private long[] edges = new long[8];
     /** Counts trees up to {@link #samplePeriod}: the tree that reaches it records its emit time (complete latency). */
     private int sampleCounter;
@@ -52,7 +55,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
     void start() {
         try {
             spout = (ISpout) newInstance();
-            spout.open(component.conf(), context, new SpoutOutputCollector(new SpoutCollector(this)));
+            spout.open(component.conf(), context, new SpoutOutputCollector(this));
             preparedFlag().set(true);
             up = true;
             topology.taskStarted(this);
@@ -125,7 +128,16 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
         return emitted;
     }
 
-    List<Integer> emit(String streamId, List<Object> values, Object messageId, int directTask) {
+    /**
+     * The spout's emits. This task is its spout's collector itself, with no object in between: a fused chain inlines
+     * into the spout's loop only while it stays within the JIT's inlining depth, and every call level counts.
+     */
+    @Override
+    public List<Integer> emit(String streamId, List<Object> values, Object messageId) {
+        int directTask = nextDirectTask;
+        if (directTask >= 0) {
+            nextDirectTask = -1;
+        }
         StreamRoute r = route(streamId);
         r.checkValues(values, this);
         Link single = chooseTargets(r, values, directTask);
@@ -149,6 +161,33 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner {
             acked(messageId, r.index, -1);
         }
         return out;
+    }
+
+    @Override
+    public void emitDirect(int taskId, String streamId, List<Object> tuple, Object messageId) {
+        if (taskId < 0) {
+            throw new IllegalArgumentException("Component '" + componentId() + "' called emitDirect to task " + taskId
+                + " on stream '" + streamId + "'");
+        }
+        nextDirectTask = taskId;
+        emit(streamId, tuple, messageId);
+    }
+
+    @Override
+    public long getPendingCount() {
+        return inFlight;
+    }
+
+    @Override
+    public void flush() {
+        if (executor.isOwnThread()) {
+            executor.flushAll();
+        }
+    }
+
+    @Override
+    public void reportError(Throwable error) {
+        topology.reportError(this, error);
     }
 
     /**
