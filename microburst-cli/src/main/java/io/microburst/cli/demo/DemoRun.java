@@ -31,6 +31,8 @@ import org.apache.storm.thrift.TException;
 public final class DemoRun {
     private static final long SAMPLE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int KILL_WAIT_SECS = 1;
+    private static final long SETTLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+    private static final long SETTLE_POLL_MILLIS = 50;
 
     private final Command.Demo command;
     private final Supplier<? extends ILocalCluster> clusterFactory;
@@ -61,7 +63,7 @@ public final class DemoRun {
         try {
             cluster.submitTopology(WordCountTopology.NAME, WordCountTopology.config(),
                     WordCountTopology.build(command.parallelism()));
-            Map<String, ComponentCounters> last = showLiveRates(cluster, constructedAt);
+            Map<String, ComponentCounters> last = settle(cluster, showLiveRates(cluster, constructedAt));
             long wallNanos = System.nanoTime() - constructedAt;
             long cpuNanos = ProcessMetrics.processCpuNanos();
             RunSummary summary = new RunSummary(WordCountTopology.NAME, wordsCounted(last),
@@ -108,6 +110,29 @@ public final class DemoRun {
             }
             nextSample += SAMPLE_INTERVAL_NANOS;
         }
+    }
+
+    /**
+     * Deactivates the spout and reads the counters until two reads a little apart agree, so that the summary counts
+     * every sentence emitted through to the end (live reads take upstream counters before downstream ones while tuples
+     * move, so they can show a bolt executing more than its producer emitted). Gives up after a few seconds and keeps
+     * the last read.
+     */
+    private static Map<String, ComponentCounters> settle(ILocalCluster cluster, Map<String, ComponentCounters> last)
+            throws TException, InterruptedException {
+        cluster.deactivate(WordCountTopology.NAME);
+        long deadline = System.nanoTime() + SETTLE_LIMIT_NANOS;
+        Map<String, ComponentCounters> previous = last;
+        while (System.nanoTime() - deadline < 0) {
+            TimeUnit.MILLISECONDS.sleep(SETTLE_POLL_MILLIS);
+            Map<String, ComponentCounters> now = TopologyCounters.read(
+                    cluster.getTopologyInfoByName(WordCountTopology.NAME), WordCountTopology.COMPONENTS);
+            if (now.equals(previous)) {
+                return now;
+            }
+            previous = now;
+        }
+        return previous;
     }
 
     private static long wordsCounted(Map<String, ComponentCounters> counters) {
