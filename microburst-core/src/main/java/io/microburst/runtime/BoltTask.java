@@ -31,8 +31,6 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     private RoutedTuple heldHead;
     private TupleTree[] anchorTrees = new TupleTree[4];
     private long[] anchorEdges = new long[4];
-    /** The task named by the emitDirect in progress, for emit to read; -1 otherwise. */
-    private int nextDirectTask = -1;
 
     /** Execute time above which a fused task counts as slow: it then gets a thread of its own. */
     static final long SLOW_FUSED_NANOS = 200_000;
@@ -205,10 +203,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
      */
     @Override
     public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> values) {
-        int directTask = nextDirectTask;
-        if (directTask >= 0) {
-            nextDirectTask = -1;
-        }
+        int directTask = takeDirectTask();
         StreamRoute r = route(streamId);
         r.checkValues(values, this);
         Link single = chooseTargets(r, values, directTask);
@@ -234,24 +229,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
 
     @Override
     public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-        if (taskId < 0) {
-            throw new IllegalArgumentException("Component '" + componentId() + "' called emitDirect to task " + taskId
-                + " on stream '" + streamId + "'");
-        }
-        nextDirectTask = taskId;
+        directTo(taskId, streamId);
         emit(streamId, anchors, tuple);
-    }
-
-    @Override
-    public void flush() {
-        if (executor.isOwnThread()) {
-            executor.flushAll();
-        }
-    }
-
-    @Override
-    public void reportError(Throwable error) {
-        topology.reportError(this, error);
     }
 
     /** @param single the only target, or null when the targets are in {@link #targets} */
@@ -324,12 +303,11 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             executor.post((Runnable) () -> release(t));
             return;
         }
+        t.settled = true;
         if (!t.held) {
-            t.settled = true;
             return;
         }
         t.held = false;
-        t.settled = true;
         if (t.heldPrev != null) {
             t.heldPrev.heldNext = t.heldNext;
         } else {

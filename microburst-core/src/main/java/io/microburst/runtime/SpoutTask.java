@@ -32,8 +32,6 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     private boolean activated;
     private int inFlight;
     private int emittedThisCall;
-    /** The task named by the emitDirect in progress, for emit to read; -1 otherwise. */
-    private int nextDirectTask = -1;
     private long[] edges = new long[8];
     /** Counts trees up to {@link #samplePeriod}: the tree that reaches it records its emit time (complete latency). */
     private int sampleCounter;
@@ -134,10 +132,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
      */
     @Override
     public List<Integer> emit(String streamId, List<Object> values, Object messageId) {
-        int directTask = nextDirectTask;
-        if (directTask >= 0) {
-            nextDirectTask = -1;
-        }
+        int directTask = takeDirectTask();
         StreamRoute r = route(streamId);
         r.checkValues(values, this);
         Link single = chooseTargets(r, values, directTask);
@@ -165,29 +160,13 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
 
     @Override
     public void emitDirect(int taskId, String streamId, List<Object> tuple, Object messageId) {
-        if (taskId < 0) {
-            throw new IllegalArgumentException("Component '" + componentId() + "' called emitDirect to task " + taskId
-                + " on stream '" + streamId + "'");
-        }
-        nextDirectTask = taskId;
+        directTo(taskId, streamId);
         emit(streamId, tuple, messageId);
     }
 
     @Override
     public long getPendingCount() {
         return inFlight;
-    }
-
-    @Override
-    public void flush() {
-        if (executor.isOwnThread()) {
-            executor.flushAll();
-        }
-    }
-
-    @Override
-    public void reportError(Throwable error) {
-        topology.reportError(this, error);
     }
 
     /**

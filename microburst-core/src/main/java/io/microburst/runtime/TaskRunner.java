@@ -59,6 +59,8 @@ abstract class TaskRunner {
     Link[] targets = new Link[8];
     int targetCount;
     List<Integer> chosenTasks = List.of();
+    /** The task named by the emitDirect in progress, for emit to take; -1 otherwise. */
+    private int nextDirectTask = -1;
 
     TaskRunner(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
         this.topology = topology;
@@ -81,6 +83,38 @@ abstract class TaskRunner {
             inStreams[s.inputIndex()] = s.stream().streamId();
         }
         this.stats = new TaskStats(taskId, component.id(), outStreams, inComponents, inStreams);
+    }
+
+    /**
+     * Names the task of the emitDirect in progress: the emit it calls next takes it through {@link #takeDirectTask()}.
+     */
+    final void directTo(int taskId, String streamId) {
+        if (taskId < 0) {
+            throw new IllegalArgumentException("Component '" + componentId() + "' called emitDirect to task " + taskId
+                + " on stream '" + streamId + "'");
+        }
+        nextDirectTask = taskId;
+    }
+
+    /** The task named by the emitDirect in progress, or -1 for a grouped emit; clears it. */
+    final int takeDirectTask() {
+        int directTask = nextDirectTask;
+        if (directTask >= 0) {
+            nextDirectTask = -1;
+        }
+        return directTask;
+    }
+
+    /** The collector's flush (spouts and bolts alike): hands pending batches over, on the executor's own thread. */
+    public final void flush() {
+        if (executor.isOwnThread()) {
+            executor.flushAll();
+        }
+    }
+
+    /** The collector's reportError (spouts and bolts alike). */
+    public final void reportError(Throwable error) {
+        topology.reportError(this, error);
     }
 
     /** This task now runs on {@code target} (see {@link TopologyRuntime#defuse}). */

@@ -4,19 +4,17 @@ import io.microburst.bench.RunOne;
 import io.microburst.bench.result.ResultLine;
 import io.microburst.bench.result.RunResult;
 import io.microburst.bench.result.RunStatus;
+import io.microburst.bench.runtime.TempDirs;
 import io.microburst.bench.workload.BenchData;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 /**
  * Runs one {@link RunSpec} in a fresh JVM: {@code java} from this JVM's home, this JVM's class path, the same heap flags for
@@ -102,7 +100,9 @@ public final class ChildLauncher {
         try {
             return run(spec, log, scratch);
         } finally {
-            deleteTree(scratch);
+            if (!TempDirs.deleteTree(scratch)) {
+                System.err.println("could not delete the child's scratch directory " + scratch);
+            }
         }
     }
 
@@ -133,17 +133,6 @@ public final class ChildLauncher {
         int exit = process.exitValue();
         return readResult(spec, log).map(r -> r.withLog(log.toString()))
             .orElse(failed(spec, "the child JVM exited with code " + exit + " without a result", log));
-    }
-
-    /** Deletes a child's scratch directory; what cannot be deleted is reported, not thrown. */
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            System.err.println("could not delete the child's scratch directory " + dir + ": " + e);
-        }
     }
 
     private Optional<RunResult> readResult(RunSpec spec, Path log) {

@@ -5,8 +5,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.apache.storm.shade.org.apache.zookeeper.server.NIOServerCnxnFactory;
 import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
 
@@ -29,7 +27,7 @@ final class LoopbackZookeeper implements AutoCloseable {
             started.startup(new ZooKeeperServer(dataDir.toFile(), dataDir.toFile(), TICK_MILLIS));
         } catch (IOException | InterruptedException | RuntimeException e) {
             started.shutdown();
-            deleteDataDir();
+            TempDirs.deleteTree(dataDir);
             throw e;
         }
         factory = started;
@@ -48,14 +46,6 @@ final class LoopbackZookeeper implements AutoCloseable {
     @Override
     public void close() {
         factory.shutdown();
-        deleteDataDir();
-    }
-
-    private void deleteDataDir() {
-        try (Stream<Path> paths = Files.walk(dataDir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary folder left behind is harmless
-        }
+        TempDirs.deleteTree(dataDir); // a temporary folder left behind is harmless
     }
 }

@@ -99,8 +99,7 @@ public final class DemoRun {
                 TimeUnit.NANOSECONDS.sleep(wakeAt - now);
                 now = System.nanoTime();
             }
-            counters = TopologyCounters.read(cluster.getTopologyInfoByName(WordCountTopology.NAME),
-                    WordCountTopology.COMPONENTS);
+            counters = readCounters(cluster);
             LiveFrame frame = new LiveFrame(WordCountTopology.NAME, Duration.ofNanos(now - startNanos),
                     sampler.sample(counters, now));
             out.print(renderer.render(frame));
@@ -125,14 +124,17 @@ public final class DemoRun {
         Map<String, ComponentCounters> previous = last;
         while (System.nanoTime() - deadline < 0) {
             TimeUnit.MILLISECONDS.sleep(SETTLE_POLL_MILLIS);
-            Map<String, ComponentCounters> now = TopologyCounters.read(
-                    cluster.getTopologyInfoByName(WordCountTopology.NAME), WordCountTopology.COMPONENTS);
+            Map<String, ComponentCounters> now = readCounters(cluster);
             if (now.equals(previous)) {
                 return now;
             }
             previous = now;
         }
         return previous;
+    }
+
+    private static Map<String, ComponentCounters> readCounters(ILocalCluster cluster) throws TException {
+        return TopologyCounters.read(cluster.getTopologyInfoByName(WordCountTopology.NAME), WordCountTopology.COMPONENTS);
     }
 
     private static long wordsCounted(Map<String, ComponentCounters> counters) {
