@@ -13,7 +13,6 @@ import org.apache.storm.hooks.info.BoltExecuteInfo;
 import org.apache.storm.hooks.info.BoltFailInfo;
 import org.apache.storm.task.IBolt;
 import org.apache.storm.task.IOutputCollector;
-import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -90,7 +89,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     void start() {
         try {
             bolt = (IBolt) newInstance();
-            bolt.prepare(component.conf(), context, new OutputCollector(this));
+            bolt.prepare(component.conf(), context, new BoltOutput(this));
             preparedFlag().set(true);
             up = true;
             topology.taskStarted(this);

@@ -53,7 +53,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     void start() {
         try {
             spout = (ISpout) newInstance();
-            spout.open(component.conf(), context, new SpoutOutputCollector(this));
+            spout.open(component.conf(), context, new SpoutOutput(this));
             preparedFlag().set(true);
             up = true;
             topology.taskStarted(this);
