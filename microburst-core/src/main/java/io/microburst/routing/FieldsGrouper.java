@@ -42,4 +42,9 @@ public final class FieldsGrouper implements Grouper {
         }
         return Arrays.deepHashCode(new Object[] {v});
     }
+
+    @Override
+    public int onlyTask() {
+        return singles.length == 1 ? singles[0].get(0) : -1;
+    }
 }

@@ -26,4 +26,9 @@ public final class FixedGrouper implements Grouper {
     public List<Integer> chooseTasks(List<Object> values) {
         return targets;
     }
+
+    @Override
+    public int onlyTask() {
+        return targets.size() == 1 ? targets.get(0) : -1;
+    }
 }

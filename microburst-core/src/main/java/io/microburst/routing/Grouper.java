@@ -10,4 +10,13 @@ import java.util.List;
  */
 public interface Grouper {
     List<Integer> chooseTasks(List<Object> values);
+
+    /**
+     * The one task this grouper always chooses, whatever the tuple, when choosing it needs no call at all: then a
+     * producer sends straight to it and never calls {@link #chooseTasks}. -1 otherwise, which is the default: a
+     * grouper of the user's own is always called.
+     */
+    default int onlyTask() {
+        return -1;
+    }
 }

@@ -23,4 +23,9 @@ public final class ShuffleGrouper implements Grouper {
         next = i + 1 == singles.length ? 0 : i + 1;
         return singles[i];
     }
+
+    @Override
+    public int onlyTask() {
+        return singles.length == 1 ? singles[0].get(0) : -1;
+    }
 }

@@ -20,6 +20,12 @@ final class StreamRoute {
     final Link[][] links;
     /** For a direct stream: the link to each consumer task, by task id; null where the task does not consume it. */
     final Link[] directLinks;
+    /**
+     * The link of every grouped emit, when the stream has one subscription whose grouper always chooses the same task
+     * (one consumer task, or a local-or-shuffle to the one task fused with the producer); null otherwise. An emit then
+     * goes straight to it, without the grouper's call and the loads of the task list it returns.
+     */
+    final Link only;
 
     /**
      * @param subscriptions the subscription of each grouper, in the same order
@@ -36,6 +42,8 @@ final class StreamRoute {
         for (int g = 0; g < groupers.length; g++) {
             links[g] = linksTo(subscriptions.get(g), producer, maxTaskId);
         }
+        int onlyTask = !direct && groupers.length == 1 ? groupers[0].onlyTask() : -1;
+        this.only = onlyTask >= 0 ? links[0][onlyTask] : null;
         this.directLinks = new Link[maxTaskId + 1];
         if (direct) {
             for (Subscription s : stream.subscriptions()) {

@@ -181,6 +181,12 @@ abstract class TaskRunner {
      * @param directTask the task named by emitDirect, or -1 for a grouped emit
      */
     final Link chooseTargets(StreamRoute r, List<Object> values, int directTask) {
+        if (directTask < 0) {
+            Link only = r.only;
+            if (only != null) {
+                return only;
+            }
+        }
         Grouper[] groupers = r.groupers;
         if (directTask < 0 && !r.direct && groupers.length == 1) {
             // The common case, kept small so that it inlines into emit: one grouped subscription.

@@ -76,4 +76,28 @@ class GroupersTest {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> g.chooseTasks(List.of()));
         assertTrue(e.getMessage().contains("task 99") && e.getMessage().contains("spout:default -> bolt"), e.getMessage());
     }
+
+    @Test
+    void onlyTaskIsNamedWhenEveryTupleGoesToOneTaskWithoutAsking() {
+        assertEquals(9, new ShuffleGrouper(List.of(9)).onlyTask());
+        assertEquals(List.of(9), new ShuffleGrouper(List.of(9)).chooseTasks(List.of("x")));
+        assertEquals(-1, new ShuffleGrouper(TARGETS).onlyTask());
+        assertEquals(9, new FieldsGrouper(List.of(9), new int[] {0}).onlyTask());
+        assertEquals(-1, new FieldsGrouper(TARGETS, new int[] {0}).onlyTask());
+        assertEquals(4, FixedGrouper.global(List.of(7, 4, 6)).onlyTask());
+        assertEquals(9, FixedGrouper.all(List.of(9)).onlyTask());
+        assertEquals(-1, FixedGrouper.all(TARGETS).onlyTask());
+        // a user's grouping may drop tuples or keep state: it is asked every time, even with one task to choose from
+        CustomStreamGrouping dropsAll = new CustomStreamGrouping() {
+            @Override
+            public void prepare(WorkerTopologyContext context, GlobalStreamId stream, List<Integer> targetTasks) {
+            }
+
+            @Override
+            public List<Integer> chooseTasks(int taskId, List<Object> values) {
+                return List.of();
+            }
+        };
+        assertEquals(-1, new CustomGrouper(dropsAll, 1, List.of(9), "spout:default -> bolt").onlyTask());
+    }
 }
