@@ -8,11 +8,13 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.storm.Config;
+import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -137,6 +139,108 @@ class HandOverTest {
             for (int i = 0; i < total; i++) {
                 // one own thread emits in the order it executed: the order survives the hand-over
                 assertEquals(i, seen.get(i), "tuple " + i + " arrived in its place");
+            }
+        }
+    }
+
+    /**
+     * Tuple n goes on stream "a" when n is a multiple of 3, on "b" otherwise; odd tuples are tracked. So batches mix two
+     * links and tracked with untracked tuples.
+     */
+    public static class MixedSource extends BaseRichSpout {
+        private final String run;
+        private final int total;
+        private transient SpoutOutputCollector collector;
+        private transient int next;
+
+        MixedSource(String run, int total) {
+            this.run = run;
+            this.total = total;
+        }
+
+        @Override
+        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void nextTuple() {
+            if (next < total) {
+                int n = next++;
+                String stream = n % 3 == 0 ? "a" : "b";
+                if (n % 2 == 1) {
+                    collector.emit(stream, new Values(n), n);
+                } else {
+                    collector.emit(stream, new Values(n));
+                }
+            }
+        }
+
+        @Override
+        public void ack(Object id) {
+            FusionTest.COUNTS.computeIfAbsent(run + ".acked", k -> new java.util.concurrent.atomic.AtomicLong())
+                .incrementAndGet();
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declareStream("a", new Fields("n"));
+            declarer.declareStream("b", new Fields("n"));
+        }
+    }
+
+    /** Records each tuple as stream:n:tracked. */
+    public static class DescribingSink extends BaseRichBolt {
+        private final String run;
+        private transient OutputCollector collector;
+
+        DescribingSink(String run) {
+            this.run = run;
+        }
+
+        @Override
+        public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            boolean tracked = !input.getMessageId().getAnchorsToIds().isEmpty();
+            DESCRIBED.computeIfAbsent(run, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                .add(input.getSourceStreamId() + ":" + input.getInteger(0) + ":" + tracked);
+            collector.ack(input);
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            // emits nothing
+        }
+    }
+
+    static final Map<String, List<String>> DESCRIBED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @ParameterizedTest(name = "fusion {0}")
+    @ValueSource(booleans = {true, false})
+    void batchesMixingStreamsAndTrackedTuplesKeepEachTuplesStreamAndId(boolean fusion) throws Exception {
+        String run = "mixed-" + fusion;
+        int total = 5_003;
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new MixedSource(run, total));
+        b.setBolt("sink", new DescribingSink(run)).shuffleGrouping("spout", "a").shuffleGrouping("spout", "b");
+        Config conf = new Config();
+        conf.put(MicroburstConfig.FUSION, fusion);
+        conf.put(MicroburstConfig.EXECUTOR_QUEUE_SIZE, 256);
+        conf.put(MicroburstConfig.PRODUCER_BATCH_SIZE, 64);
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology(run, conf, b.createTopology());
+            FusionTest.await(run + ".acked", total / 2);
+            List<String> seen;
+            synchronized (DESCRIBED.get(run)) {
+                seen = new ArrayList<>(DESCRIBED.get(run));
+            }
+            assertEquals(total, seen.size(), "tuples delivered");
+            for (int n = 0; n < total; n++) {
+                assertEquals((n % 3 == 0 ? "a" : "b") + ":" + n + ":" + (n % 2 == 1), seen.get(n), "tuple " + n);
             }
         }
     }

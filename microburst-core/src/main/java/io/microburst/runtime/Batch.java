@@ -8,13 +8,21 @@ import org.apache.storm.tuple.MessageId;
 /**
  * Tuples from one executor to another, as columns: the producer fills a batch on its own thread and hands the whole
  * batch over with one queue operation; after that nobody writes it, and the consumer builds each tuple as it executes
- * it. So the producer allocates no tuple, and per tuple only three references cross between cores.
+ * it. So the producer allocates no tuple, and per tuple at most three references cross between cores.
+ *
+ * <p>Most tuples store one reference, their values. A link is stored only where it differs from the tuple before's
+ * (a null link means "the same as before"), and an unanchored tuple's message id is left null. Every reference stored
+ * into an array costs a garbage-collector write barrier, and most batches carry one link's unanchored tuples.
  */
 final class Batch {
     final Link[] links;
     final List<Object>[] values;
     final MessageId[] ids;
     int size;
+    /** The link last stored by the producer (producer only). */
+    private Link lastAdded;
+    /** The link of the tuple the consumer read last: batches are read in order, once (consumer only). */
+    private Link lastRead;
 
     @SuppressWarnings("unchecked")
     Batch(int capacity) {
@@ -26,9 +34,14 @@ final class Batch {
     /** Adds a tuple; returns true when the batch is now full. Producer thread only. */
     boolean add(Link link, List<Object> tupleValues, MessageId id) {
         int n = size;
-        links[n] = link;
+        if (n == 0 || link != lastAdded) {
+            links[n] = link;
+            lastAdded = link;
+        }
         values[n] = tupleValues;
-        ids[n] = id;
+        if (id != TaskRunner.UNANCHORED) {
+            ids[n] = id;
+        }
         size = n + 1;
         return n + 1 == links.length;
     }
@@ -37,8 +50,16 @@ final class Batch {
         return size == links.length;
     }
 
+    /** The tuple at {@code i}; the consumer reads them in order, each once. */
     RoutedTuple tuple(int i) {
-        return links[i].tuple(values[i], ids[i]);
+        Link link = links[i];
+        if (link == null) {
+            link = lastRead;
+        } else {
+            lastRead = link;
+        }
+        MessageId id = ids[i];
+        return link.tuple(values[i], id != null ? id : TaskRunner.UNANCHORED);
     }
 
     /** A new batch holding exactly this one's tuples. */
