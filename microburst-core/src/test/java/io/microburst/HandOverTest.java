@@ -144,8 +144,9 @@ class HandOverTest {
     }
 
     /**
-     * Tuple n goes on stream "a" when n is a multiple of 3, on "b" otherwise; odd tuples are tracked. So batches mix two
-     * links and tracked with untracked tuples.
+     * Tuple n goes on stream "a" or "b", tracked or not, by two hashes of n ({@link #onA}, {@link #tracked}): batches
+     * mix two links and tracked with untracked tuples, in runs of every length and with no period that a batch size or
+     * a reused batch could line up with.
      */
     public static class MixedSource extends BaseRichSpout {
         private final String run;
@@ -167,8 +168,8 @@ class HandOverTest {
         public void nextTuple() {
             if (next < total) {
                 int n = next++;
-                String stream = n % 3 == 0 ? "a" : "b";
-                if (n % 2 == 1) {
+                String stream = onA(n) ? "a" : "b";
+                if (tracked(n)) {
                     collector.emit(stream, new Values(n), n);
                 } else {
                     collector.emit(stream, new Values(n));
@@ -217,6 +218,14 @@ class HandOverTest {
         }
     }
 
+    static boolean onA(int n) {
+        return (n * 0x9E3779B1) >>> 29 < 3;
+    }
+
+    static boolean tracked(int n) {
+        return (n * 0x85EBCA6B) >>> 30 < 2;
+    }
+
     static final Map<String, List<String>> DESCRIBED = new java.util.concurrent.ConcurrentHashMap<>();
 
     @ParameterizedTest(name = "fusion {0}")
@@ -233,14 +242,18 @@ class HandOverTest {
         conf.put(MicroburstConfig.PRODUCER_BATCH_SIZE, 64);
         try (MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology(run, conf, b.createTopology());
-            FusionTest.await(run + ".acked", total / 2);
+            int trackedCount = 0;
+            for (int n = 0; n < total; n++) {
+                trackedCount += tracked(n) ? 1 : 0;
+            }
+            FusionTest.await(run + ".acked", trackedCount);
             List<String> seen;
             synchronized (DESCRIBED.get(run)) {
                 seen = new ArrayList<>(DESCRIBED.get(run));
             }
             assertEquals(total, seen.size(), "tuples delivered");
             for (int n = 0; n < total; n++) {
-                assertEquals((n % 3 == 0 ? "a" : "b") + ":" + n + ":" + (n % 2 == 1), seen.get(n), "tuple " + n);
+                assertEquals((onA(n) ? "a" : "b") + ":" + n + ":" + tracked(n), seen.get(n), "tuple " + n);
             }
         }
     }

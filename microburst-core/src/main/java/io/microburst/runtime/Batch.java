@@ -24,8 +24,16 @@ final class Batch {
     /** The link of the tuple the consumer read last: batches are read in order, once (consumer only). */
     private Link lastRead;
 
-    @SuppressWarnings("unchecked")
+    /** The executor that made this batch and takes it back once consumed; null for an exact copy (never reused). */
+    private final Executor owner;
+
     Batch(int capacity) {
+        this(capacity, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    Batch(int capacity, Executor owner) {
+        this.owner = owner;
         links = new Link[capacity];
         values = new List[capacity];
         ids = new MessageId[capacity];
@@ -78,6 +86,18 @@ final class Batch {
         Arrays.fill(values, 0, size, null);
         Arrays.fill(ids, 0, size, null);
         size = 0;
+        lastRead = null;
+    }
+
+    /**
+     * The consumer has executed every tuple: the batch is cleared and given back to the executor that made it. Consumer
+     * thread only, and nothing may read the batch afterwards.
+     */
+    void recycle() {
+        if (owner != null) {
+            clear();
+            owner.giveBack(this);
+        }
     }
 
     /**

@@ -58,6 +58,11 @@ public final class Executor implements Runnable {
     final MpscArrayQueue<Batch> inbox;
     /** Tuples emitted from threads that are not executors (user code with threads of its own). */
     private final MpscArrayQueue<RoutedTuple> foreign;
+    /**
+     * Full batches this executor produced, given back empty by their consumers for reuse: a stream between executors
+     * then allocates no batches in steady state. Bounded; a batch that finds it full is left to the collector.
+     */
+    private final MpscArrayQueue<Batch> freeBatches;
     /** The inbox batch being executed, and the index of its next tuple. */
     private Batch current;
     private int position;
@@ -112,6 +117,7 @@ public final class Executor implements Runnable {
         this.batchSize = Math.max(1, Math.min(batchSize, tuples));
         this.inbox = new MpscArrayQueue<>(Math.max(2, tuples / this.batchSize));
         this.foreign = new MpscArrayQueue<>(tuples);
+        this.freeBatches = new MpscArrayQueue<>(64);
         this.drainLimit = Math.max(1, Math.min(256, tuples));
     }
 
@@ -324,6 +330,7 @@ public final class Executor implements Runnable {
                 }
                 if (to == b.size) {
                     current = null;
+                    b.recycle();
                 }
                 done += to - from;
             }
@@ -439,7 +446,7 @@ public final class Executor implements Runnable {
         }
         Batch batch = batches[i];
         if (batch == null) {
-            batch = new Batch(batchSize);
+            batch = newBatch();
             batches[i] = batch;
         }
         if (!listed[i]) {
@@ -449,6 +456,17 @@ public final class Executor implements Runnable {
         if (batch.add(link, values, id)) {
             flushTo(i);
         }
+    }
+
+    /** An empty batch to fill: one given back by a consumer, or a new one. */
+    private Batch newBatch() {
+        Batch b = freeBatches.relaxedPoll();
+        return b != null ? b : new Batch(batchSize, this);
+    }
+
+    /** A consumer is done with a full batch of ours: it is empty now, and reused if there is room. Any thread. */
+    void giveBack(Batch b) {
+        freeBatches.relaxedOffer(b);
     }
 
     /** Makes room in the outbox for executors added after this one was built. */
@@ -484,7 +502,7 @@ public final class Executor implements Runnable {
         Batch out;
         if (held.isFull()) {
             out = held;
-            batches[i] = new Batch(batchSize);
+            batches[i] = newBatch();
         } else {
             out = held.copy();
             held.clear();
