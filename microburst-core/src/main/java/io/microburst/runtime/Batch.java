@@ -58,16 +58,20 @@ final class Batch {
         return size == links.length;
     }
 
-    /** The tuple at {@code i}; the consumer reads them in order, each once. */
-    RoutedTuple tuple(int i) {
+    /** The link of the tuple at {@code i}; the consumer reads the tuples in order, each once. */
+    Link link(int i) {
         Link link = links[i];
         if (link == null) {
-            link = lastRead;
-        } else {
-            lastRead = link;
+            return lastRead;
         }
+        lastRead = link;
+        return link;
+    }
+
+    /** The message id of the tuple at {@code i}. */
+    MessageId id(int i) {
         MessageId id = ids[i];
-        return link.tuple(values[i], id != null ? id : TaskRunner.UNANCHORED);
+        return id != null ? id : TaskRunner.UNANCHORED;
     }
 
     /** A new batch holding exactly this one's tuples. */

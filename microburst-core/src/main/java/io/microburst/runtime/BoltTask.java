@@ -98,7 +98,21 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
     }
 
+    /** Executes a tuple made elsewhere: a tick, or one that crossed from a thread of the user's own or a local queue. */
     void execute(RoutedTuple tuple) {
+        execute(null, null, null, tuple);
+    }
+
+    /**
+     * Executes one tuple. The tuples of batches and of fused calls travel as their link, values and message id, and the
+     * tuple is made here, in the method that executes it ({@code made} is null): this method is hot enough to be
+     * compiled on its own, and then callers do not inline it, so a tuple made by a caller would be passed to a call
+     * and could not be scalar-replaced. Made here, the tuple needs only the bolt's own code inlined into this method.
+     *
+     * @param made a tuple already made (the other arguments are then null), or null to make it from the others
+     */
+    void execute(Link link, List<Object> values, MessageId messageId, RoutedTuple made) {
+        RoutedTuple tuple = made != null ? made : link.tuple(values, messageId);
         if (!up) {
             // The instance died and is waiting to be replaced: the tuple fails back to its spout at once.
             failTree(tuple);

@@ -325,8 +325,8 @@ public final class Executor implements Runnable {
                 int to = Math.min(b.size, from + DRAIN_CHUNK);
                 position = to;
                 for (int i = from; i < to; i++) {
-                    RoutedTuple t = b.tuple(i);
-                    t.target.execute(t);
+                    Link link = b.link(i);
+                    link.target.execute(link, b.values[i], b.id(i), null);
                 }
                 if (to == b.size) {
                     current = null;
@@ -432,12 +432,11 @@ public final class Executor implements Runnable {
             return;
         }
         if (i == index) {
-            RoutedTuple tuple = link.tuple(values, id);
             BoltTask target = link.target;
             if (target.fused) {
-                target.execute(tuple);
+                target.execute(link, values, id, null);
             } else {
-                local.add(tuple);
+                local.add(link.tuple(values, id));
             }
             return;
         }
