@@ -13,8 +13,8 @@ public final class TaskStats {
     private final String[] inputComponents;
     private final String[] inputStreams;
 
-    // The three counters written for every tuple keep their first index (the only one of most tasks) in a field: no
-    // array to load and no bounds to check. Transferred is counted only where it differs from emitted, for emits that
+    // The three counters written for every tuple keep their first index (the only one of most tasks) in a field, and
+    // their arrays' slot 0 stays unused: no array to load and no bounds to check. Transferred is counted only where it differs from emitted, for emits that
     // reach other than one task.
     private long emittedFirst;
     private long executedFirst;
@@ -217,7 +217,7 @@ public final class TaskStats {
     }
 
     public long emitted(int stream) {
-        return stream == 0 ? emittedFirst + emitted[0] : emitted[stream];
+        return stream == 0 ? emittedFirst : emitted[stream];
     }
 
     public long transferred(int stream) {
@@ -238,11 +238,11 @@ public final class TaskStats {
     }
 
     public long executed(int input) {
-        return input == 0 ? executedFirst + executed[0] : executed[input];
+        return input == 0 ? executedFirst : executed[input];
     }
 
     public long acked(int input) {
-        return input == 0 ? ackedFirst + acked[0] : acked[input];
+        return input == 0 ? ackedFirst : acked[input];
     }
 
     public long failed(int input) {

@@ -45,6 +45,6 @@ public final class FieldsGrouper implements Grouper {
 
     @Override
     public int onlyTask() {
-        return singles.length == 1 ? singles[0].get(0) : -1;
+        return TaskLists.only(singles);
     }
 }

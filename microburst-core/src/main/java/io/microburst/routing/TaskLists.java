@@ -18,4 +18,9 @@ final class TaskLists {
         }
         return lists;
     }
+
+    /** The task of a grouper whose targets are {@code singles} when there is only one, or -1 (see Grouper#onlyTask). */
+    static int only(List<Integer>[] singles) {
+        return singles.length == 1 ? singles[0].get(0) : -1;
+    }
 }

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.microburst.it.support.Await;
 import io.microburst.it.support.ClusterTestSupport;
+import io.microburst.it.support.Emission;
+import io.microburst.it.support.FixedTuplesSpout;
 import io.microburst.it.support.Received;
 import io.microburst.it.support.Recorder;
 import io.microburst.it.support.SpoutAck;
 import io.microburst.it.support.Topologies;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,7 +44,12 @@ class CollectorOverloadsTest extends ClusterTestSupport {
     @Test
     void everyBoltOverloadLandsOnItsStreamAndAnchorsOnlyWhenGivenAnchors() throws Exception {
         TopologyBuilder builder = new TopologyBuilder();
-        builder.setSpout("src", new NumberSpout(scope, BOLT_OVERLOADS), 1);
+        List<Emission> numbers = new ArrayList<>();
+        for (int k = 0; k < BOLT_OVERLOADS; k++) {
+            numbers.add(Emission.of("default", k));
+        }
+        // reliable: tuple k is tracked with message id k
+        builder.setSpout("src", new FixedTuplesSpout(scope, Map.of("default", new Fields("k")), numbers, true), 1);
         builder.setBolt("relay", new OverloadBolt(false), 1).shuffleGrouping("src");
         builder.setBolt("directRelay", new OverloadBolt(true), 1).shuffleGrouping("src");
         builder.setBolt("sink", new FailingSink(scope), 1)
@@ -123,47 +131,6 @@ class CollectorOverloadsTest extends ClusterTestSupport {
 
     /** The task ids of a sink component, as a sink saw them in prepare. */
     record SinkTasks(String component, List<Integer> tasks) {
-    }
-
-    /** Emits 0..count-1 on the default stream, each tracked with itself as message id; records acks and fails. */
-    static final class NumberSpout extends BaseRichSpout {
-        private final String scope;
-        private final int count;
-        private transient SpoutOutputCollector collector;
-        private transient int next;
-
-        NumberSpout(String scope, int count) {
-            this.scope = scope;
-            this.count = count;
-        }
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-        }
-
-        @Override
-        public void nextTuple() {
-            if (next < count) {
-                collector.emit(new Values(next), next);
-                next++;
-            }
-        }
-
-        @Override
-        public void ack(Object msgId) {
-            Recorder.record(scope, new SpoutAck("src", 0, msgId, true));
-        }
-
-        @Override
-        public void fail(Object msgId) {
-            Recorder.record(scope, new SpoutAck("src", 0, msgId, false));
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("k"));
-        }
     }
 
     /**
