@@ -109,6 +109,10 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
      * compiled on its own, and then callers do not inline it, so a tuple made by a caller would be passed to a call
      * and could not be scalar-replaced. Made here, the tuple needs only the bolt's own code inlined into this method.
      *
+     * <p>It is also kept under C2's limit for inlining a hot method (325 bytes of bytecode, {@code FreqInlineSize}), so
+     * that a fused delivery inlines into its producer: the cold parts (sampling, a failing bolt, hooks) are methods of
+     * their own. At 329 bytes it was compiled apart, and every fused tuple paid a call.
+     *
      * @param made a tuple already made (the other arguments are then null), or null to make it from the others
      */
     void execute(Link link, List<Object> values, MessageId messageId, RoutedTuple made) {
@@ -119,24 +123,14 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             return;
         }
         boolean sampled = ++sampleCounter >= samplePeriod;
-        long start = 0;
-        if (sampled) {
-            sampleCounter = 0;
-            start = System.nanoTime();
-            tuple.sampleStartNanos = start;
-            sampled(start);
-        }
+        long start = sampled ? startSample(tuple) : 0;
         // The handler must not touch the tuple itself: then, when the whole delivery inlines into the emitting method (a
         // fused task), the JIT's escape analysis can see that the tuple never escapes and need not allocate it.
         MessageId id = tuple.getMessageId();
         try {
             bolt.execute(tuple);
         } catch (Throwable t) {
-            if (id instanceof TrackedMessageId tracked) {
-                tracked.fail();
-            }
-            failHeld();
-            failed(t, "execute");
+            executeFailed(id, t);
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
@@ -153,10 +147,32 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             stats.executed(tuple.inputIndex, nanos);
         }
         if (!hooks.isEmpty()) {
-            BoltExecuteInfo info = new BoltExecuteInfo(tuple, taskId, nanos < 0 ? null : nanos / 1_000_000);
-            for (ITaskHook hook : hooks) {
-                hook.boltExecute(info);
-            }
+            executeHooks(tuple, nanos);
+        }
+    }
+
+    /** A sampled tuple starts: returns the time, which the tuple keeps for its process latency. */
+    private long startSample(RoutedTuple tuple) {
+        sampleCounter = 0;
+        long start = System.nanoTime();
+        tuple.sampleStartNanos = start;
+        sampled(start);
+        return start;
+    }
+
+    /** The bolt threw from execute: the tuple and every tuple the instance held fail, and the instance is dropped. */
+    private void executeFailed(MessageId id, Throwable error) {
+        if (id instanceof TrackedMessageId tracked) {
+            tracked.fail();
+        }
+        failHeld();
+        failed(error, "execute");
+    }
+
+    private void executeHooks(RoutedTuple tuple, long nanos) {
+        BoltExecuteInfo info = new BoltExecuteInfo(tuple, taskId, nanos < 0 ? null : nanos / 1_000_000);
+        for (ITaskHook hook : hooks) {
+            hook.boltExecute(info);
         }
     }
 
