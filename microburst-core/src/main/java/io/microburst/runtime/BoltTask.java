@@ -30,6 +30,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     private RoutedTuple heldHead;
     private TupleTree[] anchorTrees = new TupleTree[4];
     private long[] anchorEdges = new long[4];
+    /** Where tick tuples come from: the system component, on its tick stream. */
+    private Link tickLink;
 
     /** Execute time above which a fused task counts as slow: it then gets a thread of its own. */
     static final long SLOW_FUSED_NANOS = 200_000;
@@ -143,8 +145,9 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         if (sampled && fused) {
             checkSpeed(start, nanos);
         }
-        if (tuple.inputIndex >= 0) {
-            stats.executed(tuple.inputIndex, nanos);
+        int input = tuple.inputIndex();
+        if (input >= 0) {
+            stats.executed(input, nanos);
         }
         if (!hooks.isEmpty()) {
             executeHooks(tuple, nanos);
@@ -216,8 +219,11 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     }
 
     void executeTick(int frequencySecs) {
-        execute(new RoutedTuple(topology.tupleContext(), new Values(frequencySecs), Constants.SYSTEM_COMPONENT_ID,
-            (int) Constants.SYSTEM_TASK_ID, Constants.SYSTEM_TICK_STREAM_ID, UNANCHORED, this, -1));
+        if (tickLink == null) {
+            tickLink = new Link(topology.tupleContext(), Constants.SYSTEM_COMPONENT_ID, (int) Constants.SYSTEM_TASK_ID,
+                Constants.SYSTEM_TICK_STREAM_ID, this, -1);
+        }
+        execute(tickLink.tuple(new Values(frequencySecs), UNANCHORED));
     }
 
     private static void failTree(Tuple tuple) {
@@ -325,7 +331,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
      * is taken off the list. From a thread of the user's own, the executor does it later, on its own thread.
      */
     private void release(RoutedTuple t) {
-        if (t.target != this || !(t.getMessageId() instanceof TrackedMessageId)) {
+        if (t.target() != this || !(t.getMessageId() instanceof TrackedMessageId)) {
             return;
         }
         if (!executor.isOwnThread()) {
@@ -374,8 +380,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             if (rt.sampleStartNanos != 0) {
                 processNanos = System.nanoTime() - rt.sampleStartNanos;
             }
-            if (rt.inputIndex >= 0 && rt.target == this) {
-                stats.boltAcked(rt.inputIndex, processNanos);
+            if (rt.inputIndex() >= 0 && rt.target() == this) {
+                stats.boltAcked(rt.inputIndex(), processNanos);
             }
         }
         if (!hooks.isEmpty()) {
@@ -395,8 +401,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             if (rt.sampleStartNanos != 0) {
                 nanos = System.nanoTime() - rt.sampleStartNanos;
             }
-            if (rt.inputIndex >= 0 && rt.target == this) {
-                stats.boltFailed(rt.inputIndex);
+            if (rt.inputIndex() >= 0 && rt.target() == this) {
+                stats.boltFailed(rt.inputIndex());
             }
         }
         if (!hooks.isEmpty()) {

@@ -357,7 +357,7 @@ public final class Executor implements Runnable {
     }
 
     private void execute(RoutedTuple tuple) {
-        tuple.target.execute(tuple);
+        tuple.target().execute(tuple);
     }
 
     private void handleMail(Object mail) {

@@ -56,6 +56,6 @@ final class Link extends LinkFields {
     }
 
     RoutedTuple tuple(List<Object> values, MessageId id) {
-        return new RoutedTuple(context, values, sourceComponent, sourceTask, streamId, id, target, inputIndex);
+        return new RoutedTuple(this, values, id);
     }
 }

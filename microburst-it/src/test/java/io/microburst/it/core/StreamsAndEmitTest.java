@@ -63,6 +63,28 @@ class StreamsAndEmitTest extends ClusterTestSupport {
     }
 
     @Test
+    void aTupleDescribesItsSourceStreamAndFields() throws Exception {
+        Map<String, Fields> streams = new LinkedHashMap<>();
+        streams.put("pairs", new Fields("a", "b"));
+        TopologyBuilder builder = new TopologyBuilder();
+        builder.setSpout("pairSpout", new FixedTuplesSpout(scope, streams, List.of(Emission.of("pairs", 7, "x")), false), 1);
+        builder.setBolt("describer", new DescribingBolt(scope), 1).shuffleGrouping("pairSpout", "pairs");
+        submit("describe", Topologies.baseConf(), builder.createTopology());
+
+        Await.until("the tuple", () -> !recorded(Description.class).isEmpty());
+        Description d = recorded(Description.class).get(0);
+        assertEquals("pairSpout", d.component());
+        assertEquals("pairs", d.stream());
+        assertEquals("pairSpout:pairs", d.globalStream());
+        assertEquals("pairSpout", d.componentOfSourceTask());
+        assertEquals(List.of("a", "b"), d.fields());
+        assertEquals("x", d.byField());
+        assertEquals(List.of("x", 7), d.selected());
+        assertEquals(1, d.indexOfB());
+        assertTrue(d.text().contains("pairSpout") && d.text().contains("pairs") && d.text().contains("7"), d.text());
+    }
+
+    @Test
     void emitReturnsTheTaskIdsThatReceiveTheTuple() throws Exception {
         submitProbeTopology();
         Await.until("every regular emit delivered", () -> count("outAll") == 2L * TUPLES && count("outFields") == TUPLES);
@@ -281,6 +303,36 @@ class StreamsAndEmitTest extends ClusterTestSupport {
         public void declareOutputFields(OutputFieldsDeclarer declarer) {
             declarer.declareStream("out", new Fields("n"));
             declarer.declareStream("direct", true, new Fields("n"));
+        }
+    }
+
+    /** What a bolt could learn about one tuple through the accessors of {@link Tuple}. */
+    record Description(String component, String stream, String globalStream, String componentOfSourceTask,
+                       List<String> fields, Object byField, List<Object> selected, int indexOfB, String text) {
+    }
+
+    /** Records, for every tuple, what the tuple says about where it came from and what its fields are. */
+    static final class DescribingBolt extends BaseRichBolt {
+        private final String scope;
+
+        DescribingBolt(String scope) {
+            this.scope = scope;
+        }
+
+        @Override
+        public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            Recorder.record(scope, new Description(input.getSourceComponent(), input.getSourceStreamId(),
+                input.getSourceGlobalStreamId().get_componentId() + ":" + input.getSourceGlobalStreamId().get_streamId(),
+                input.getContext().getComponentId(input.getSourceTask()), input.getFields().toList(),
+                input.getValueByField("b"), input.select(new Fields("b", "a")), input.fieldIndex("b"), input.toString()));
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
         }
     }
 }
