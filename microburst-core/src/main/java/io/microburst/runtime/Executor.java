@@ -32,7 +32,7 @@ public final class Executor implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Executor.class);
     private static final int MAIL_LIMIT = 4096;
     private static final int DRAIN_CHUNK = 16;
-    private static final long TURN_BUDGET_NANOS = 1_000_000;
+    static final long TURN_BUDGET_NANOS = 1_000_000;
     private static final int SPIN_TURNS = 64;
     private static final int YIELD_TURNS = 8;
     /**
@@ -301,10 +301,15 @@ public final class Executor implements Runnable {
      * Executes up to {@link #drainLimit} queued tuples, in chunks, stopping early once a millisecond has passed, so a
      * slow bolt still reads its mail (ticks, timeout stamps, a stop) often. A batch left half done is resumed on the
      * next turn.
+     *
+     * <p>The clock (about 25 ns a read here) is read after the first chunk and after the next; when the tuples between
+     * the two ran fast enough that a whole drain limit of them would fit in the budget, it is not read again this turn.
      */
     private int drainInbox() {
         int done = 0;
         long start = 0;
+        int doneAtStart = 0;
+        boolean timed = true;
         boolean foreignLeft = !foreign.isEmpty();
         while (done < drainLimit) {
             if (foreignLeft) {
@@ -334,16 +339,27 @@ public final class Executor implements Runnable {
                 }
                 done += to - from;
             }
-            if (done >= DRAIN_CHUNK) {
+            if (timed && done >= DRAIN_CHUNK) {
                 long now = System.nanoTime();
                 if (start == 0) {
                     start = now;
+                    doneAtStart = done;
                 } else if (now - start > TURN_BUDGET_NANOS) {
                     break;
+                } else if (drainFitsBudget(now - start, done - doneAtStart, drainLimit)) {
+                    timed = false;
                 }
             }
         }
         return done;
+    }
+
+    /**
+     * True when {@code tuples} executed in {@code elapsedNanos} show a pace at which a whole drain limit of tuples fits
+     * in one turn's budget.
+     */
+    static boolean drainFitsBudget(long elapsedNanos, int tuples, int drainLimit) {
+        return elapsedNanos * drainLimit < TURN_BUDGET_NANOS * tuples;
     }
 
     private int drainLocal() {
