@@ -14,8 +14,8 @@ public final class TaskStats {
     private final String[] inputStreams;
 
     // The three counters written for every tuple keep their first index (the only one of most tasks) in a field, and
-    // their arrays' slot 0 stays unused: no array to load and no bounds to check. Transferred is counted only where it differs from emitted, for emits that
-    // reach other than one task.
+    // their arrays' slot 0 stays unused: no array to load and no bounds to check. Transferred is counted only where it
+    // differs from emitted, for emits that reach other than one task.
     private long emittedFirst;
     private long executedFirst;
     private long ackedFirst;

@@ -380,8 +380,9 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             if (rt.sampleStartNanos != 0) {
                 processNanos = System.nanoTime() - rt.sampleStartNanos;
             }
-            if (rt.inputIndex() >= 0 && rt.target() == this) {
-                stats.boltAcked(rt.inputIndex(), processNanos);
+            int index = rt.inputIndex();
+            if (index >= 0 && rt.target() == this) {
+                stats.boltAcked(index, processNanos);
             }
         }
         if (!hooks.isEmpty()) {
@@ -401,8 +402,9 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             if (rt.sampleStartNanos != 0) {
                 nanos = System.nanoTime() - rt.sampleStartNanos;
             }
-            if (rt.inputIndex() >= 0 && rt.target() == this) {
-                stats.boltFailed(rt.inputIndex());
+            int index = rt.inputIndex();
+            if (index >= 0 && rt.target() == this) {
+                stats.boltFailed(index);
             }
         }
         if (!hooks.isEmpty()) {
