@@ -304,14 +304,16 @@ public final class Executor implements Runnable {
      *
      * <p>The clock (about 25 ns a read here) is read after the first chunk and after the next; when the tuples between
      * the two ran fast enough that a whole drain limit of them would fit in the budget, it is not read again this turn.
+     * Both time decisions are arithmetic, not branches (see {@link #exceeds}).
      */
     private int drainInbox() {
         int done = 0;
+        int limit = drainLimit;
         long start = 0;
         int doneAtStart = 0;
-        boolean timed = true;
+        int timed = 1;
         boolean foreignLeft = !foreign.isEmpty();
-        while (done < drainLimit) {
+        while (done < limit) {
             if (foreignLeft) {
                 int n = foreign.drain(executeOne, DRAIN_CHUNK);
                 foreignLeft = n == DRAIN_CHUNK;
@@ -339,15 +341,16 @@ public final class Executor implements Runnable {
                 }
                 done += to - from;
             }
-            if (timed && done >= DRAIN_CHUNK) {
+            if (timed != 0 && done >= DRAIN_CHUNK) {
                 long now = System.nanoTime();
                 if (start == 0) {
                     start = now;
                     doneAtStart = done;
-                } else if (now - start > TURN_BUDGET_NANOS) {
-                    break;
-                } else if (drainFitsBudget(now - start, done - doneAtStart, drainLimit)) {
-                    timed = false;
+                } else {
+                    long elapsed = now - start;
+                    // over the budget, the limit drops to what is done and the loop ends
+                    limit -= (limit - done) * exceeds(elapsed, TURN_BUDGET_NANOS);
+                    timed = drainStaysTimed(elapsed, done - doneAtStart, drainLimit);
                 }
             }
         }
@@ -355,11 +358,22 @@ public final class Executor implements Runnable {
     }
 
     /**
-     * True when {@code tuples} executed in {@code elapsedNanos} show a pace at which a whole drain limit of tuples fits
-     * in one turn's budget.
+     * 1 while the clock must still be read this turn, 0 once {@code tuples} executed in {@code elapsedNanos} show a
+     * pace at which a whole drain limit of tuples fits in one turn's budget.
      */
-    static boolean drainFitsBudget(long elapsedNanos, int tuples, int drainLimit) {
-        return elapsedNanos * drainLimit < TURN_BUDGET_NANOS * tuples;
+    static int drainStaysTimed(long elapsedNanos, int tuples, int drainLimit) {
+        return exceeds(elapsedNanos * drainLimit, TURN_BUDGET_NANOS * tuples - 1);
+    }
+
+    /**
+     * 1 when {@code value > bound}, else 0, computed without a branch. The executor loop decides on the clock this way:
+     * a turn overruns its budget only when its thread is descheduled in the middle of it, so for millions of turns
+     * the JIT sees one outcome and compiles the other as a trap, and the first overrun, at a random moment in a
+     * steady run, deoptimizes the loop. In measurements a thread then went on running that method in the interpreter
+     * for the rest of the run, at a third of its speed (see ARCHITECTURE.md, "The executor loop").
+     */
+    static int exceeds(long value, long bound) {
+        return (int) ((bound - value) >>> 63);
     }
 
     private int drainLocal() {

@@ -99,18 +99,6 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
             if (maxPending > 0 && inFlight >= maxPending) {
                 break;
             }
-            // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch. The
-            // clock is read after the first call; a fast spout is then checked every 64 calls, a slow one every call.
-            if (i == 1) {
-                long elapsed = System.nanoTime() - start;
-                if (executor.stopRequested() || elapsed > SPOUT_TURN_NANOS) {
-                    break;
-                }
-                checkMask = elapsed < FAST_NEXT_TUPLE_NANOS ? 63 : 0;
-            } else if (i > 1 && (i & checkMask) == 0
-                && (executor.stopRequested() || System.nanoTime() - start > SPOUT_TURN_NANOS)) {
-                break;
-            }
             emittedThisCall = 0;
             try {
                 spout.nextTuple();
@@ -122,6 +110,20 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
                 break;
             }
             emitted += emittedThisCall;
+            // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch. The
+            // clock is read after the first call; a fast spout is then checked every 64 calls, a slow one every call.
+            // The time decisions are arithmetic, not branches (see Executor.exceeds): over the turn's time, max drops
+            // to the calls made and the loop ends.
+            if (i == 0 || ((i + 1) & checkMask) == 0) {
+                if (executor.stopRequested()) {
+                    break;
+                }
+                long elapsed = System.nanoTime() - start;
+                max -= (max - i - 1) * Executor.exceeds(elapsed, SPOUT_TURN_NANOS);
+                if (i == 0) {
+                    checkMask = 63 * Executor.exceeds(FAST_NEXT_TUPLE_NANOS, elapsed);
+                }
+            }
         }
         return emitted;
     }
