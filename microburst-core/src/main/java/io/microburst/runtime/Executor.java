@@ -370,7 +370,7 @@ public final class Executor implements Runnable {
      * a turn overruns its budget only when its thread is descheduled in the middle of it, so for millions of turns
      * the JIT sees one outcome and compiles the other as a trap, and the first overrun, at a random moment in a
      * steady run, deoptimizes the loop. In measurements a thread then went on running that method in the interpreter
-     * for the rest of the run, at a third of its speed (see ARCHITECTURE.md, "The executor loop").
+     * for the rest of the run, at a third to a half of its speed (see ARCHITECTURE.md, "The executor loop").
      */
     static int exceeds(long value, long bound) {
         return (int) ((bound - value) >>> 63);

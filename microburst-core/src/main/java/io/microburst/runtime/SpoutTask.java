@@ -21,7 +21,6 @@ import org.apache.storm.utils.ObjectReader;
  * fails or times out. Confined to its executor's thread, except {@link #treeCompleted}.
  */
 final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutputCollector {
-    private static final long SPOUT_TURN_NANOS = 1_000_000;
     /** A first nextTuple faster than this lets the turn read the clock only every 64 calls (64 x 5 us < 1 ms). */
     private static final long FAST_NEXT_TUPLE_NANOS = 5_000;
     private final PendingTrees pending = new PendingTrees();
@@ -119,7 +118,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
                     break;
                 }
                 long elapsed = System.nanoTime() - start;
-                max -= (max - i - 1) * Executor.exceeds(elapsed, SPOUT_TURN_NANOS);
+                max -= (max - i - 1) * Executor.exceeds(elapsed, Executor.TURN_BUDGET_NANOS);
                 if (i == 0) {
                     checkMask = 63 * Executor.exceeds(FAST_NEXT_TUPLE_NANOS, elapsed);
                 }

@@ -31,7 +31,7 @@ class DrainBudgetTest {
     }
 
     @Test
-    void exceedsComparesWithoutABranch() {
+    void exceedsIsOneOnlyAboveTheBound() {
         assertEquals(1, Executor.exceeds(BUDGET + 1, BUDGET));
         assertEquals(0, Executor.exceeds(BUDGET, BUDGET));
         assertEquals(0, Executor.exceeds(0, BUDGET));
