@@ -24,12 +24,8 @@ final class Batch {
     /** The link of the tuple the consumer read last: batches are read in order, once (consumer only). */
     private Link lastRead;
 
-    /** The executor that made this batch and takes it back once consumed; null for an exact copy (never reused). */
+    /** The executor that made this batch and takes it back once consumed. */
     private final Executor owner;
-
-    Batch(int capacity) {
-        this(capacity, null);
-    }
 
     @SuppressWarnings("unchecked")
     Batch(int capacity, Executor owner) {
@@ -54,10 +50,6 @@ final class Batch {
         return n + 1 == links.length;
     }
 
-    boolean isFull() {
-        return size == links.length;
-    }
-
     /** The link of the tuple at {@code i}; the consumer reads the tuples in order, each once. */
     Link link(int i) {
         Link link = links[i];
@@ -74,16 +66,6 @@ final class Batch {
         return id != null ? id : TaskRunner.UNANCHORED;
     }
 
-    /** A new batch holding exactly this one's tuples. */
-    Batch copy() {
-        Batch b = new Batch(size);
-        System.arraycopy(links, 0, b.links, 0, size);
-        System.arraycopy(values, 0, b.values, 0, size);
-        System.arraycopy(ids, 0, b.ids, 0, size);
-        b.size = size;
-        return b;
-    }
-
     /** Forgets every tuple, so that the batch can be filled again and keeps nothing alive. */
     void clear() {
         Arrays.fill(links, 0, size, null);
@@ -98,10 +80,8 @@ final class Batch {
      * thread only, and nothing may read the batch afterwards.
      */
     void recycle() {
-        if (owner != null) {
-            clear();
-            owner.giveBack(this);
-        }
+        clear();
+        owner.giveBack(this);
     }
 
     /**

@@ -523,19 +523,13 @@ public final class Executor implements Runnable {
     }
 
     /**
-     * Hands the batch for consumer {@code i} over. A full batch goes as it is and a new one takes its place; a part
-     * batch goes as an exact copy and the producer's batch is cleared for reuse.
+     * Hands the batch for consumer {@code i} over, full or not, and takes an empty one in its place, so that every batch
+     * goes back to the executor that made it (one kind of batch that did not would be a rarely taken branch in every
+     * consumer's drain loop; see ARCHITECTURE.md, "The executor loop").
      */
     private void flushTo(int i) {
-        Batch held = batches[i];
-        Batch out;
-        if (held.isFull()) {
-            out = held;
-            batches[i] = newBatch();
-        } else {
-            out = held.copy();
-            held.clear();
-        }
+        Batch out = batches[i];
+        batches[i] = newBatch();
         ArrayDeque<Batch> waiting = overflow[i];
         if (waiting != null && !waiting.isEmpty()) {
             waiting.add(out); // behind the batches already waiting, in order
