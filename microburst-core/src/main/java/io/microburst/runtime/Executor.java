@@ -50,8 +50,11 @@ public final class Executor implements Runnable {
      * about 1% of a core while a stream of 1 tuple per millisecond lasts (see ARCHITECTURE.md, "Idle cost").
      */
     private static final long WARM_PARK_NANOS = 125_000;
-    /** Parks an executor without spouts stays warm for after work: about 90 ms at {@link #WARM_PARK_NANOS}. */
-    private static final int WARM_PARKS = 500;
+    /**
+     * Parks an executor without spouts stays warm for after work: about 11 ms at {@link #WARM_PARK_NANOS}, so that a
+     * stream of 100 tuples a second or more keeps its bolts warm, and a bolt that hears from nobody backs off soon.
+     */
+    private static final int WARM_PARKS = 64;
     private static final long BOLT_MAX_PARK_NANOS = 50_000_000;
     /** How often an executor with fused tasks checks whether its chain should be cut in two (see {@link #balance}). */
     static final long BALANCE_PERIOD_MS = 1000;
