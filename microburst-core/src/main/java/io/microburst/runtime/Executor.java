@@ -45,9 +45,9 @@ public final class Executor implements Runnable {
     /**
      * How long an executor without spouts parks at a time while it is warm: for its first {@link #WARM_PARKS} parks
      * after work. A thread that has slept long answers an unpark slowly: on this project's benchmark machine (a virtual
-     * one) a bolt woken after parks of 1 ms or more ran 250-350 µs after its tuple at p99, and one that woke itself at
-     * least every 175 µs (this park plus Linux's 50 µs timer slack) ran 16-26 µs after it. The extra wake-ups cost
-     * about 1% of a core while a stream of 1 tuple per millisecond lasts (see ARCHITECTURE.md, "Idle cost").
+     * one) a bolt unparked out of a 50 ms park ran 297-345 µs after its tuple at p99, and one that woke itself at least
+     * every 175 µs (this park plus Linux's 50 µs timer slack) ran 16-26 µs after it. The extra wake-ups cost about 1% of
+     * a core while a stream of 1 tuple per millisecond lasts (see ARCHITECTURE.md, "How fast a parked thread wakes").
      */
     private static final long WARM_PARK_NANOS = 125_000;
     /**
