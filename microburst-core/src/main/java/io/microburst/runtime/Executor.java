@@ -49,12 +49,12 @@ public final class Executor implements Runnable {
      * every 175 µs (this park plus Linux's 50 µs timer slack) ran 16-26 µs after it. The extra wake-ups cost about 1% of
      * a core while a stream of 1 tuple per millisecond lasts (see ARCHITECTURE.md, "How fast a parked thread wakes").
      */
-    private static final long WARM_PARK_NANOS = 125_000;
+    static final long WARM_PARK_NANOS = 125_000;
     /**
      * Parks an executor without spouts stays warm for after work: about 11 ms at {@link #WARM_PARK_NANOS}, so that a
      * stream of 100 tuples a second or more keeps its bolts warm, and a bolt that hears from nobody backs off soon.
      */
-    private static final int WARM_PARKS = 64;
+    static final int WARM_PARKS = 64;
     private static final long BOLT_MAX_PARK_NANOS = 50_000_000;
     /** How often an executor with fused tasks checks whether its chain should be cut in two (see {@link #balance}). */
     static final long BALANCE_PERIOD_MS = 1000;
@@ -424,15 +424,7 @@ public final class Executor implements Runnable {
         quiet = true;
         boolean spoutsRunning = spouts.length > 0 && topology.spoutsMayRun();
         long max = overflowing > 0 ? MIN_PARK_NANOS : spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
-        int parks = turns - SPIN_TURNS - YIELD_TURNS;
-        long park;
-        if (spouts.length > 0) {
-            park = Math.min(max, MIN_PARK_NANOS << Math.min(parks, 20));
-        } else if (parks < WARM_PARKS) {
-            park = Math.min(max, WARM_PARK_NANOS);
-        } else {
-            park = Math.min(max, WARM_PARK_NANOS << Math.min(parks - WARM_PARKS + 1, 20));
-        }
+        long park = parkNanos(turns - SPIN_TURNS - YIELD_TURNS, spouts.length > 0, max);
         sleeping = true;
         if (inbox.isEmpty() && foreign.isEmpty() && current == null && mailbox.isEmpty() && local.isEmpty()
             && completed.isEmpty() && !stopRequested) {
@@ -442,6 +434,21 @@ public final class Executor implements Runnable {
             parkedNanos += System.nanoTime() - before;
         }
         sleeping = false;
+    }
+
+    /**
+     * How long an idle executor parks next, after {@code parks} parks since it last found work: an executor with spouts
+     * from 50 µs up, doubling; one without spouts {@link #WARM_PARK_NANOS} at a time while warm, then doubling from
+     * there. Never longer than {@code max}.
+     */
+    static long parkNanos(int parks, boolean hasSpouts, long max) {
+        if (hasSpouts) {
+            return Math.min(max, MIN_PARK_NANOS << Math.min(parks, 20));
+        }
+        if (parks < WARM_PARKS) {
+            return Math.min(max, WARM_PARK_NANOS);
+        }
+        return Math.min(max, WARM_PARK_NANOS << Math.min(parks - WARM_PARKS + 1, 20));
     }
 
     /** Wakes the executor if it is parked. Any thread. */
