@@ -85,6 +85,18 @@ public final class FusionPlan {
         return fusedInto.containsKey(componentId);
     }
 
+    /**
+     * How many fused edges lead to {@code componentId} from the component whose executors run it: 0 for a component with
+     * executors of its own, 1 for one fused into such a component, and so on.
+     */
+    public int depth(String componentId) {
+        int depth = 0;
+        for (String c = fusedInto.get(componentId); c != null; c = fusedInto.get(c)) {
+            depth++;
+        }
+        return depth;
+    }
+
     /** True when {@code componentId} is fused, directly or through other fused components, into {@code head}. */
     public boolean chainsInto(String componentId, String head) {
         String c = componentId;

@@ -48,6 +48,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
      * the executor's own thread, when a slow task is given its own executor.
      */
     volatile boolean fused;
+    /** Which copy of the execute code this task runs: the parity of its depth in its fused chain (see execute). */
+    final boolean oddDepth;
     private int slowSamples;
     private long slowSinceNanos;
     /** Counters at the executor's last pipelining check (executor thread only). */
@@ -80,9 +82,11 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
     }
 
-    BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused) {
+    BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused,
+        int fusedDepth) {
         super(topology, executor, component, taskId);
         this.fused = fused;
+        this.oddDepth = (fusedDepth & 1) == 1;
         // a fused task's first tuple is timed, so a slow one is found at once
         this.sampleCounter = fused ? sampleEvery - 1 : 0;
     }
@@ -100,47 +104,90 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
     }
 
-    /** Executes a tuple made elsewhere: a tick, or one that crossed from a thread of the user's own or a local queue. */
+    /**
+     * Executes a tuple made elsewhere (one that crossed from a thread of the user's own, or from the local queue). It is
+     * made again from its link, values and message id: the copies below then never merge a tuple made elsewhere with
+     * their own, which would keep the JIT from scalar-replacing theirs.
+     */
     void execute(RoutedTuple tuple) {
-        execute(null, null, null, tuple);
+        execute(tuple.link, tuple.getValues(), tuple.getMessageId());
     }
 
     /**
      * Executes one tuple. The tuples of batches and of fused calls travel as their link, values and message id, and the
-     * tuple is made here, in the method that executes it ({@code made} is null): this method is hot enough to be
-     * compiled on its own, and then callers do not inline it, so a tuple made by a caller would be passed to a call
-     * and could not be scalar-replaced. Made here, the tuple needs only the bolt's own code inlined into this method.
+     * tuple is made in the method that executes it: that method is hot enough to be compiled on its own, and then
+     * callers do not inline it, so a tuple made by a caller would be passed to a call and could not be scalar-replaced.
+     * Made there, the tuple needs only the bolt's own code inlined into that method.
      *
-     * <p>It is also kept under C2's limit for inlining a hot method (325 bytes of bytecode, {@code FreqInlineSize}), so
+     * <p>There are two copies of that method, and a task uses the one its fused depth's parity picks. The JIT profiles
+     * the receiver types of {@code bolt.execute} per call site, and with one copy the site saw every bolt class: a
+     * producer and the consumer fused into it were both inlined there, and the compiled code made one tuple for both
+     * branches. When the producer's branch let its input escape (a lambda capturing the input tuple and passed to a
+     * call, as WordCount's split bolt does), the consumer's tuples were allocated too, one per word. With a copy each,
+     * adjacent tasks of a fused chain have call sites of their own. See ARCHITECTURE.md, "One call site per fused
+     * depth". The hot callers (a fused send, the drain loop) pick the copy themselves, one call level less.
+     *
+     * <p>Each copy is kept under C2's limit for inlining a hot method (325 bytes of bytecode, {@code FreqInlineSize}), so
      * that a fused delivery inlines into its producer: the cold parts (sampling, a failing bolt, hooks) are methods of
-     * their own. At 329 bytes it was compiled apart, and every fused tuple paid a call.
-     *
-     * @param made a tuple already made (the other arguments are then null), or null to make it from the others
+     * their own. At 329 bytes the single method it once was was compiled apart, and every fused tuple paid a call.
      */
-    void execute(Link link, List<Object> values, MessageId messageId, RoutedTuple made) {
-        RoutedTuple tuple = made != null ? made : link.tuple(values, messageId);
+    void execute(Link link, List<Object> values, MessageId id) {
+        if (oddDepth) {
+            executeOdd(link, values, id);
+        } else {
+            executeEven(link, values, id);
+        }
+    }
+
+    /** The copy for tasks at an even fused depth (0 for a bolt with executors of its own, run from its queue). */
+    void executeEven(Link link, List<Object> values, MessageId id) {
+        RoutedTuple tuple = link.tuple(values, id);
         if (!up) {
-            // The instance died and is waiting to be replaced: the tuple fails back to its spout at once.
-            failTree(tuple);
+            failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
             return;
         }
         boolean sampled = ++sampleCounter >= samplePeriod;
         long start = sampled ? startSample(tuple) : 0;
-        // The handler must not touch the tuple itself: then, when the whole delivery inlines into the emitting method (a
-        // fused task), the JIT's escape analysis can see that the tuple never escapes and need not allocate it.
-        MessageId id = tuple.getMessageId();
         try {
             bolt.execute(tuple);
         } catch (Throwable t) {
-            executeFailed(id, t);
+            executeFailed(id, t); // never the tuple itself, which would make it escape
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
         if (id instanceof TrackedMessageId && !tuple.settled && topology.acking()) {
-            // Kept until acked or failed, so that it fails back at once if this instance dies. Most bolts ack within
-            // execute, and their tuples are never listed: no write to this task for them, and nothing that makes the
-            // tuple escape.
-            hold(tuple);
+            hold(tuple); // most bolts ack within execute, and their tuples are never held
+        }
+        if (sampled && fused) {
+            checkSpeed(start, nanos);
+        }
+        int input = tuple.inputIndex();
+        if (input >= 0) {
+            stats.executed(input, nanos);
+        }
+        if (!hooks.isEmpty()) {
+            executeHooks(tuple, nanos);
+        }
+    }
+
+    /** The copy for tasks at an odd fused depth: line for line the same as {@link #executeEven}. */
+    void executeOdd(Link link, List<Object> values, MessageId id) {
+        RoutedTuple tuple = link.tuple(values, id);
+        if (!up) {
+            failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
+            return;
+        }
+        boolean sampled = ++sampleCounter >= samplePeriod;
+        long start = sampled ? startSample(tuple) : 0;
+        try {
+            bolt.execute(tuple);
+        } catch (Throwable t) {
+            executeFailed(id, t); // never the tuple itself, which would make it escape
+            return;
+        }
+        long nanos = sampled ? System.nanoTime() - start : -1;
+        if (id instanceof TrackedMessageId && !tuple.settled && topology.acking()) {
+            hold(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
             checkSpeed(start, nanos);
@@ -223,7 +270,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             tickLink = new Link(topology.tupleContext(), Constants.SYSTEM_COMPONENT_ID, (int) Constants.SYSTEM_TASK_ID,
                 Constants.SYSTEM_TICK_STREAM_ID, this, -1);
         }
-        execute(tickLink.tuple(new Values(frequencySecs), UNANCHORED));
+        execute(tickLink, new Values(frequencySecs), UNANCHORED);
     }
 
     private static void failTree(Tuple tuple) {

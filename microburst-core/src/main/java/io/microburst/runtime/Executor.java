@@ -346,7 +346,12 @@ public final class Executor implements Runnable {
                 position = to;
                 for (int i = from; i < to; i++) {
                     Link link = b.link(i);
-                    link.target.execute(link, b.values[i], b.id(i), null);
+                    BoltTask target = link.target;
+                    if (target.oddDepth) {
+                        target.executeOdd(link, b.values[i], b.id(i));
+                    } else {
+                        target.executeEven(link, b.values[i], b.id(i));
+                    }
                 }
                 if (to == b.size) {
                     current = null;
@@ -491,7 +496,11 @@ public final class Executor implements Runnable {
         if (i == index) {
             BoltTask target = link.target;
             if (target.fused) {
-                target.execute(link, values, id, null);
+                if (target.oddDepth) { // one copy of the execute code per fused depth's parity: see BoltTask.execute
+                    target.executeOdd(link, values, id);
+                } else {
+                    target.executeEven(link, values, id);
+                }
             } else {
                 local.add(link.tuple(values, id));
             }

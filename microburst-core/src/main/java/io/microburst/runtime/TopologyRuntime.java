@@ -218,7 +218,7 @@ public final class TopologyRuntime {
                 if (c.isSpout()) {
                     runner = new SpoutTask(this, e, c, taskId);
                 } else {
-                    BoltTask b = new BoltTask(this, e, c, taskId, fusion.isFused(c.id()));
+                    BoltTask b = new BoltTask(this, e, c, taskId, fusion.isFused(c.id()), fusion.depth(c.id()));
                     bolts[taskId] = b;
                     runner = b;
                 }

@@ -136,4 +136,20 @@ class TopologyPlanTest {
         assertFalse(p.onCycle("s", "forward"));
         assertFalse(FusionPlan.of(plan(b.createTopology(), Map.of(MicroburstConfig.FUSION, false))).isFused("forward"));
     }
+
+    @Test
+    void countsFusedDepthAlongAChain() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("s", new TestWordSpout(), 1);
+        b.setBolt("a", new TestWordCounter(), 1).shuffleGrouping("s");
+        b.setBolt("b", new TestWordCounter(), 1).fieldsGrouping("a", new Fields("word"));
+        b.setBolt("c", new TestWordCounter(), 1).localOrShuffleGrouping("b");
+        b.setBolt("wide", new TestWordCounter(), 2).shuffleGrouping("c");
+        FusionPlan f = FusionPlan.of(plan(b.createTopology(), Map.of()));
+        assertEquals(0, f.depth("s"));
+        assertEquals(1, f.depth("a"));
+        assertEquals(2, f.depth("b"));
+        assertEquals(3, f.depth("c"));
+        assertEquals(0, f.depth("wide"), "1 -> 2 shuffle crosses threads");
+    }
 }
