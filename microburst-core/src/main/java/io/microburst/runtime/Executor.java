@@ -12,6 +12,7 @@ import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.metric.api.IMetric;
+import org.apache.storm.policy.IWaitStrategy;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
@@ -88,6 +89,12 @@ public final class Executor implements Runnable {
     /** Fused tasks to move to executors of their own after this turn, with the reason for the log. */
     private final Map<BoltTask, String> defuseRequests = new java.util.LinkedHashMap<>();
     private SpoutTask[] spouts = new SpoutTask[0];
+    /** What to do while the spouts have nothing to emit (Storm's spout wait strategy); null without spouts. */
+    private SpoutWait spoutWait;
+    /** True when this turn called a spout's nextTuple; on an idle turn, that means the spouts had nothing to emit. */
+    private boolean spoutsPolled;
+    /** The counter a user's wait strategy keeps, as Storm keeps it: 0 after a turn that did work. */
+    private int spoutWaitCount;
 
     // Outbox: producer-side batches, one per consumer executor (owner thread only).
     private final int batchSize;
@@ -148,6 +155,9 @@ public final class Executor implements Runnable {
     void setTasks(List<TaskRunner> runners, int executorCount) {
         this.tasks = runners.toArray(new TaskRunner[0]);
         this.spouts = runners.stream().filter(t -> t instanceof SpoutTask).toArray(SpoutTask[]::new);
+        if (spouts.length > 0) {
+            spoutWait = SpoutWait.of(spouts[0].component.conf(), topology.loader(), spouts[0].componentId());
+        }
         this.batches = new Batch[executorCount];
         this.dirty = new int[executorCount];
         this.listed = new boolean[executorCount];
@@ -185,6 +195,7 @@ public final class Executor implements Runnable {
                 int work = turn();
                 if (work > 0) {
                     idleTurns = 0;
+                    spoutWaitCount = 0;
                     if (quiet) {
                         quiet = false; // a volatile write is a full fence on x86: only when it changes
                     }
@@ -218,9 +229,11 @@ public final class Executor implements Runnable {
         work += drainLocal();
         work += drainInbox();
         flushAll();
+        spoutsPolled = false;
         if (spouts.length > 0 && topology.spoutsMayRun()) {
             for (SpoutTask spout : spouts) {
                 work += spout.runNextTuples(batchSize);
+                spoutsPolled |= spout.polled;
             }
             flushAll();
         }
@@ -417,7 +430,11 @@ public final class Executor implements Runnable {
     }
 
     private void idle() {
-        int turns = ++idleTurns;
+        int turns = idleTurns < Integer.MAX_VALUE ? ++idleTurns : idleTurns;
+        if (spoutsPolled) {
+            spoutIdle(turns - 1);
+            return;
+        }
         if (turns < SPIN_TURNS) {
             Thread.onSpinWait();
             return;
@@ -429,13 +446,48 @@ public final class Executor implements Runnable {
         quiet = true;
         boolean spoutsRunning = spouts.length > 0 && topology.spoutsMayRun();
         long max = overflowing > 0 ? MIN_PARK_NANOS : spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
-        long park = parkNanos(turns - SPIN_TURNS - YIELD_TURNS, spouts.length > 0, max);
+        park(parkNanos(turns - SPIN_TURNS - YIELD_TURNS, spouts.length > 0, max));
+    }
+
+    /**
+     * An idle turn on which the spouts were polled and emitted nothing: the spouts' wait strategy decides, as in Storm
+     * (by default, the next poll is a millisecond later). What arrives meanwhile still wakes the executor at once.
+     * Turns on which the spouts could not be polled (max spout pending, deactivated, paused) are the other threads'
+     * to end: {@link #idle} spins first, so a completion from another thread usually arrives without a park.
+     */
+    private void spoutIdle(int idleTurns) {
+        IWaitStrategy custom = spoutWait.custom();
+        if (custom == null) {
+            long nanos = spoutWait.parkNanos(idleTurns);
+            if (nanos == 0) {
+                Thread.onSpinWait();
+            } else {
+                quiet = true;
+                park(nanos);
+            }
+            return;
+        }
+        quiet = true;
+        try {
+            spoutWaitCount = custom.idle(spoutWaitCount);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // a stop that timed out; the loop sees the stop request
+        } catch (RuntimeException e) {
+            LOG.error("Executor {}: the spout wait strategy {} failed; using Storm's default from now on", name,
+                custom.getClass().getName(), e);
+            topology.reportError(spouts[0], e);
+            spoutWait = SpoutWait.of(Map.of(), topology.loader(), spouts[0].componentId());
+        }
+    }
+
+    /** Parks for up to {@code nanos} unless something arrived; producers and mail unpark it early. */
+    private void park(long nanos) {
         sleeping = true;
         if (inbox.isEmpty() && foreign.isEmpty() && current == null && mailbox.isEmpty() && local.isEmpty()
             && completed.isEmpty() && !stopRequested) {
-            // parks last 50 µs or more, so two clock reads around one cost nothing that matters
+            // parks last 50 µs or more (Linux's timer slack), so two clock reads around one cost nothing that matters
             long before = System.nanoTime();
-            LockSupport.parkNanos(this, park);
+            LockSupport.parkNanos(this, nanos);
             parkedNanos += System.nanoTime() - before;
         }
         sleeping = false;

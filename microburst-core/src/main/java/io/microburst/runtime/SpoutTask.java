@@ -31,6 +31,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     private boolean activated;
     private int inFlight;
     private int emittedThisCall;
+    /** True when the last {@link #runNextTuples} called nextTuple at least once (executor thread only). */
+    boolean polled;
     private long[] edges = new long[8];
     /** Counts trees up to {@link #samplePeriod}: the tree that reaches it records its emit time (complete latency). */
     private int sampleCounter;
@@ -88,6 +90,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
 
     /** Calls nextTuple up to {@code max} times while it emits; returns the number of tuples emitted. */
     int runNextTuples(int max) {
+        polled = false;
         if (!up || !activated) {
             return 0;
         }
@@ -99,6 +102,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
                 break;
             }
             emittedThisCall = 0;
+            polled = true;
             try {
                 spout.nextTuple();
             } catch (Throwable t) {
