@@ -44,8 +44,9 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     static final long SLOW_STREAK_NANOS = 20_000_000;
 
     /**
-     * True while this task runs inside its producer's executor and receives tuples by direct call. Written once, by
-     * the executor's own thread, when a slow task is given its own executor.
+     * True while this task receives tuples from producers on its own executor's thread by direct call: a task fused
+     * into its producer's executor, or one of a slice (see FusionPlan). Written once, by the executor's own thread,
+     * when a slow task is given its own executor.
      */
     volatile boolean fused;
     /** Which copy of the execute code this task runs: the parity of its depth in its fused chain (see execute). */

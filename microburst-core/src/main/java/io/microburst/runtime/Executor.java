@@ -102,7 +102,8 @@ public final class Executor implements Runnable {
     private int[] dirty;
     private boolean[] listed;
     private int dirtyCount;
-    /** Consumers on a cycle with this executor's component: a full queue there never blocks, batches wait here. */
+    /** Consumers that can feed this executor back (see TopologyRuntime.onThreadCycle): a full queue there never
+     * blocks, batches wait here. */
     private boolean[] cycleDest;
     private ArrayDeque<Batch>[] overflow;
     private int overflowing;
@@ -586,13 +587,20 @@ public final class Executor implements Runnable {
         freeBatches.relaxedOffer(b);
     }
 
-    /** Makes room in the outbox for executors added after this one was built. */
+    /**
+     * Makes room in the outbox for executors added after this one was built (tasks given threads of their own). A task
+     * moved out of a slice can feed this executor back, so whether a new consumer is on a cycle with it is asked.
+     */
     private void growOutbox(int size) {
+        int old = batches.length;
         batches = Arrays.copyOf(batches, size);
         dirty = Arrays.copyOf(dirty, size);
         listed = Arrays.copyOf(listed, size);
         cycleDest = Arrays.copyOf(cycleDest, size);
         overflow = Arrays.copyOf(overflow, size);
+        for (int i = old; i < size; i++) {
+            cycleDest[i] = topology.onThreadCycle(index, i);
+        }
     }
 
     /** Hands every pending batch to its consumer. */

@@ -28,6 +28,8 @@ import io.microburst.metrics.TaskStats;
 import io.microburst.metrics.V2DataPoints;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.FusionPlan;
+import io.microburst.plan.StreamPlan;
+import io.microburst.plan.Subscription;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.plan.UserObjects;
 import org.apache.storm.Config;
@@ -167,21 +169,29 @@ public final class TopologyRuntime {
     private void launchExecutors() {
         FusionPlan fusion = FusionPlan.of(plan);
         this.fusion = fusion;
-        // Group (component, task) pairs into executors: unfused components get their own executor ranges, fused
-        // components join the executors of the producer tasks that feed them.
+        // Group (component, task) pairs into executors: unfused components get their own executor ranges, except that
+        // executor k of every component of a slice set shares one thread; fused components join the executors of the
+        // producer tasks that feed them.
         List<List<Object[]>> groups = new ArrayList<>();
         Map<Integer, Integer> groupOfTask = new HashMap<>();
+        Map<List<Integer>, Integer> sliceGroups = new HashMap<>();
         for (ComponentPlan c : plan.components().values()) {
             if (fusion.isFused(c.id())) {
                 continue;
             }
-            for (List<Integer> taskIds : c.tasksPerExecutor()) {
-                List<Object[]> group = new ArrayList<>();
-                for (int taskId : taskIds) {
-                    group.add(new Object[] {c, taskId});
-                    groupOfTask.put(taskId, groups.size());
+            List<List<Integer>> ranges = c.tasksPerExecutor();
+            for (int k = 0; k < ranges.size(); k++) {
+                int g = groups.size();
+                if (fusion.isSliced(c.id())) {
+                    g = sliceGroups.computeIfAbsent(List.of(fusion.sliceSet(c.id()), k), key -> groups.size());
                 }
-                groups.add(group);
+                if (g == groups.size()) {
+                    groups.add(new ArrayList<>());
+                }
+                for (int taskId : ranges.get(k)) {
+                    groups.get(g).add(new Object[] {c, taskId});
+                    groupOfTask.put(taskId, g);
+                }
             }
         }
         boolean placedAny = true;
@@ -218,7 +228,8 @@ public final class TopologyRuntime {
                 if (c.isSpout()) {
                     runner = new SpoutTask(this, e, c, taskId);
                 } else {
-                    BoltTask b = new BoltTask(this, e, c, taskId, fusion.isFused(c.id()), fusion.depth(c.id()));
+                    BoltTask b = new BoltTask(this, e, c, taskId, fusion.isFused(c.id()) || fusion.isSliced(c.id()),
+                        fusion.depth(c.id()));
                     bolts[taskId] = b;
                     runner = b;
                 }
@@ -230,19 +241,18 @@ public final class TopologyRuntime {
         }
         for (int i = 0; i < list.size(); i++) {
             list.get(i).setTasks(runners.get(i), list.size());
-            boolean[] cycle = new boolean[list.size()];
-            for (int j = 0; j < list.size(); j++) {
-                for (TaskRunner from : runners.get(i)) {
-                    for (TaskRunner to : runners.get(j)) {
-                        cycle[j] |= plan.onCycle(from.componentId(), to.componentId());
-                    }
-                }
-            }
-            list.get(i).setCycles(cycle);
         }
         this.boltsByTask = bolts;
         this.tasksById = byTask;
         this.executors = list.toArray(new Executor[0]);
+        int[] cycleGroup = threadCycleGroups();
+        for (Executor e : executors) {
+            boolean[] cycle = new boolean[executors.length];
+            for (int j = 0; j < executors.length; j++) {
+                cycle[j] = j != e.index && cycleGroup[j] == cycleGroup[e.index];
+            }
+            e.setCycles(cycle);
+        }
         scheduleTimers();
         for (Executor e : executors) {
             e.createThread();
@@ -349,15 +359,6 @@ public final class TopologyRuntime {
             Executor[] grown = java.util.Arrays.copyOf(old, old.length + 1);
             grown[old.length] = e;
             e.setTasks(moving, grown.length);
-            boolean[] cycle = new boolean[grown.length];
-            for (int j = 0; j < grown.length; j++) {
-                for (TaskRunner a : moving) {
-                    for (TaskRunner b : (j == old.length ? moving.toArray(new TaskRunner[0]) : grown[j].tasks())) {
-                        cycle[j] |= plan.onCycle(a.componentId(), b.componentId());
-                    }
-                }
-            }
-            e.setCycles(cycle);
             e.adoptStartedTasks();
             for (TaskRunner t : moving) {
                 for (Map.Entry<Integer, Map<Integer, Map<String, IMetric>>> bucket : from.registeredMetrics.entrySet()) {
@@ -369,6 +370,12 @@ public final class TopologyRuntime {
                 t.moveTo(e);
             }
             executors = grown;
+            int[] cycleGroup = threadCycleGroups();
+            boolean[] cycle = new boolean[grown.length];
+            for (int j = 0; j < grown.length; j++) {
+                cycle[j] = j != e.index && cycleGroup[j] == cycleGroup[e.index];
+            }
+            e.setCycles(cycle);
             e.createThread();
         }
         scheduleExecutorTimers(e);
@@ -788,6 +795,103 @@ public final class TopologyRuntime {
     /** The executor running a task. */
     Executor executorOfTask(int taskId) {
         return tasksById[taskId].executor;
+    }
+
+    /**
+     * True when executor {@code to} can send, through any chain of executors, back to executor {@code from}, which
+     * sends to it: then a full queue between them must not block {@code from}, or each could wait for the other. Tasks
+     * of components on a cycle make such executors; so do slices, which send to each other both ways, and a task moved
+     * out of a slice. Any thread; reads where every task runs now (a move only splits an executor, so a stale answer
+     * is one that still says true).
+     */
+    boolean onThreadCycle(int from, int to) {
+        if (from == to) {
+            return false;
+        }
+        synchronized (executorsLock) {
+            int[] group = threadCycleGroups();
+            return from < group.length && to < group.length && group[from] == group[to];
+        }
+    }
+
+    /**
+     * The strongly connected groups of the executor graph (an edge wherever a task of one executor feeds a task of
+     * another): two executors in one group can each reach the other. Kosaraju's two passes, iteratively.
+     */
+    private int[] threadCycleGroups() {
+        int n = executors.length;
+        java.util.BitSet[] out = new java.util.BitSet[n];
+        java.util.BitSet[] in = new java.util.BitSet[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = new java.util.BitSet(n);
+            in[i] = new java.util.BitSet(n);
+        }
+        for (TaskRunner t : tasksById) {
+            if (t == null) {
+                continue;
+            }
+            int a = t.executor.index;
+            for (StreamPlan s : t.component.streams().values()) {
+                for (Subscription sub : s.subscriptions()) {
+                    for (int consumer : sub.consumer().taskIds()) {
+                        int b = tasksById[consumer].executor.index;
+                        out[a].set(b);
+                        in[b].set(a);
+                    }
+                }
+            }
+        }
+        int[] order = new int[n];
+        int done = 0;
+        boolean[] visited = new boolean[n];
+        int[] stack = new int[n];
+        int[] next = new int[n];
+        for (int root = 0; root < n; root++) {
+            if (visited[root]) {
+                continue;
+            }
+            int depth = 0;
+            stack[0] = root;
+            next[0] = 0;
+            visited[root] = true;
+            while (depth >= 0) {
+                int v = stack[depth];
+                int w = out[v].nextSetBit(next[depth]);
+                if (w < 0) {
+                    order[done++] = v;
+                    depth--;
+                } else {
+                    next[depth] = w + 1;
+                    if (!visited[w]) {
+                        visited[w] = true;
+                        depth++;
+                        stack[depth] = w;
+                        next[depth] = 0;
+                    }
+                }
+            }
+        }
+        int[] group = new int[n];
+        java.util.Arrays.fill(group, -1);
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        for (int k = n - 1; k >= 0; k--) {
+            int root = order[k];
+            if (group[root] >= 0) {
+                continue;
+            }
+            group[root] = root;
+            work.add(root);
+            while (!work.isEmpty()) {
+                int v = work.poll();
+                for (int w = in[v].nextSetBit(0); w >= 0; w = in[v].nextSetBit(w + 1)) {
+                    if (group[w] < 0) {
+                        group[w] = root;
+                        work.add(w);
+                    }
+                }
+            }
+        }
+        return group;
     }
 
     /** Executors of this topology that were busy all through their last balance window. */

@@ -152,4 +152,47 @@ class TopologyPlanTest {
         assertEquals(3, f.depth("c"));
         assertEquals(0, f.depth("wide"), "1 -> 2 shuffle crosses threads");
     }
+    @Test
+    void slicesComponentsOfEqualParallelismWhenExecutorsOutnumberCores() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("sentences", new TestWordSpout(), 2);
+        b.setBolt("split", new TestWordCounter(), 2).shuffleGrouping("sentences");
+        b.setBolt("count", new TestWordCounter(), 2).fieldsGrouping("split", new Fields("word"));
+        TopologyPlan p = plan(b.createTopology(), Map.of());
+        FusionPlan two = FusionPlan.of(p, 2);
+        for (String c : new String[] {"sentences", "split", "count"}) {
+            assertTrue(two.isSliced(c), c);
+            assertEquals(two.sliceSet("sentences"), two.sliceSet(c), c);
+        }
+        assertEquals(0, two.depth("sentences"));
+        assertEquals(1, two.depth("split"), "adjacent slice members get different execute copies");
+        assertEquals(2, two.depth("count"));
+        assertFalse(FusionPlan.of(p, 6).isSliced("split"), "six executors fit six cores");
+        assertFalse(FusionPlan.of(p, 4).isSliced("split"), "two slices would leave two of four cores idle");
+        assertFalse(FusionPlan.of(plan(b.createTopology(), Map.of(MicroburstConfig.FUSION, false)), 2).isSliced("split"));
+    }
+
+    @Test
+    void slicesOnlyLinkedComponentsOfTheSameParallelism() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("s", new TestWordSpout(), 1);
+        b.setBolt("pass", new TestWordCounter(), 3).shuffleGrouping("s");
+        b.setBolt("count", new TestWordCounter(), 3).fieldsGrouping("pass", new Fields("word"));
+        b.setBolt("wide", new TestWordCounter(), 4).shuffleGrouping("count");
+        b.setBolt("loopA", new TestWordCounter(), 3).shuffleGrouping("count").shuffleGrouping("loopB");
+        b.setBolt("loopB", new TestWordCounter(), 3).shuffleGrouping("loopA");
+        Config own = new Config();
+        own.put(MicroburstConfig.FUSION, false);
+        b.setBolt("alone", new TestWordCounter(), 3).shuffleGrouping("pass").addConfigurations(own);
+        FusionPlan f = FusionPlan.of(plan(b.createTopology(), Map.of()), 2);
+        assertTrue(f.isSliced("pass") && f.isSliced("count"));
+        assertEquals(f.sliceSet("pass"), f.sliceSet("count"));
+        assertFalse(f.isSliced("s"), "one executor");
+        assertFalse(f.isSliced("wide"), "four executors against three");
+        assertFalse(f.isSliced("alone"), "fusion turned off for it");
+        assertTrue(!f.isSliced("loopA") || f.sliceSet("loopA") != f.sliceSet("loopB"),
+            "the edge between two components on a cycle is not a slice edge");
+        assertEquals(0, f.depth("pass"));
+        assertEquals(1, f.depth("count"));
+    }
 }

@@ -1,0 +1,157 @@
+package io.microburst;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.apache.storm.Config;
+import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Executors that outnumber the cores run as slices (one thread per slice, tuples inside a slice by direct call); the
+ * slices feed each other both ways, and small queues between them must neither block nor lose a tuple.
+ */
+class SlicesTest {
+    static final int WORDS = 5;
+    static final AtomicLong ACKED = new AtomicLong();
+    static final AtomicLong FAILED = new AtomicLong();
+    static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
+    static final Map<String, Set<Integer>> COUNTED_BY = new ConcurrentHashMap<>();
+
+    /** Emits {@code total / tasks} sentences of five words each, acked. */
+    public static class Sentences extends BaseRichSpout {
+        private final int total;
+        private SpoutOutputCollector collector;
+        private int next;
+        private int end;
+
+        Sentences(int total) {
+            this.total = total;
+        }
+
+        @Override
+        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+            this.collector = collector;
+            int tasks = context.getComponentTasks(context.getThisComponentId()).size();
+            next = context.getThisTaskIndex() * (total / tasks);
+            end = next + total / tasks;
+        }
+
+        @Override
+        public void nextTuple() {
+            if (next < end) {
+                StringBuilder s = new StringBuilder();
+                for (int w = 0; w < WORDS; w++) {
+                    s.append(w == 0 ? "" : " ").append("w").append((next * 7 + w) % 97);
+                }
+                collector.emit(new Values(s.toString()), next);
+                next++;
+            }
+        }
+
+        @Override
+        public void ack(Object id) {
+            ACKED.incrementAndGet();
+        }
+
+        @Override
+        public void fail(Object id) {
+            FAILED.incrementAndGet();
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("sentence"));
+        }
+    }
+
+    public static class Split extends BaseRichBolt {
+        private OutputCollector collector;
+
+        @Override
+        public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            for (String word : input.getString(0).split(" ")) {
+                collector.emit(input, new Values(word));
+            }
+            collector.ack(input);
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("word"));
+        }
+    }
+
+    public static class Count extends BaseRichBolt {
+        private OutputCollector collector;
+        private int task;
+
+        @Override
+        public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+            this.collector = collector;
+            this.task = context.getThisTaskId();
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            String word = input.getString(0);
+            COUNTS.computeIfAbsent(word, k -> new AtomicLong()).incrementAndGet();
+            COUNTED_BY.computeIfAbsent(word, k -> ConcurrentHashMap.newKeySet()).add(task);
+            collector.ack(input);
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        }
+    }
+
+    @Test
+    void slicesCountEveryWordOnceWithTinyQueuesBetweenThem() throws Exception {
+        int p = Math.max(2, Runtime.getRuntime().availableProcessors());
+        int sentences = 20_000 * p;
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("sentences", new Sentences(sentences), p);
+        b.setBolt("split", new Split(), p).shuffleGrouping("sentences");
+        b.setBolt("count", new Count(), p).fieldsGrouping("split", new Fields("word"));
+        Config conf = new Config();
+        conf.setMaxSpoutPending(2000);
+        conf.put(MicroburstConfig.EXECUTOR_QUEUE_SIZE, 16);
+        conf.put(MicroburstConfig.PRODUCER_BATCH_SIZE, 4);
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("slices", conf, b.createTopology());
+            Set<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(n -> n.startsWith("microburst-slices-")).collect(Collectors.toSet());
+            assertEquals(p, threads.size(), "one thread per slice: " + threads);
+            assertTrue(threads.stream().allMatch(n -> n.contains("count+sentences+split")), threads.toString());
+            assertEquals(3 * p, cluster.getTopologyInfoByName("slices").get_executors_size(),
+                "Storm's executor count is unchanged");
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (ACKED.get() + FAILED.get() < sentences && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+        }
+        assertEquals(sentences, ACKED.get());
+        assertEquals(0, FAILED.get());
+        assertEquals((long) sentences * WORDS, COUNTS.values().stream().mapToLong(AtomicLong::get).sum());
+        COUNTED_BY.forEach((word, tasks) -> assertEquals(1, tasks.size(), word + " counted by tasks " + tasks));
+    }
+}
