@@ -24,7 +24,7 @@ final class Batch {
     /** The link of the tuple the consumer read last: batches are read in order, once (consumer only). */
     private Link lastRead;
 
-    /** The executor that made this batch and takes it back once consumed. */
+    /** The executor that made this batch and takes it back once consumed; null for a batch used once. */
     private final Executor owner;
 
     @SuppressWarnings("unchecked")
@@ -76,12 +76,14 @@ final class Batch {
     }
 
     /**
-     * The consumer has executed every tuple: the batch is cleared and given back to the executor that made it. Consumer
-     * thread only, and nothing may read the batch afterwards.
+     * The consumer has executed every tuple: the batch is cleared and given back to the executor that made it, or, used
+     * once, left to the collector. Consumer thread only, and nothing may read the batch afterwards.
      */
     void recycle() {
-        clear();
-        owner.giveBack(this);
+        if (owner != null) {
+            clear();
+            owner.giveBack(this);
+        }
     }
 
     /**
