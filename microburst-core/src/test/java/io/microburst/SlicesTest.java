@@ -101,6 +101,24 @@ class SlicesTest {
         }
     }
 
+    /** A split bolt whose first {@code slow} sentences take a millisecond each: slow enough to be given a thread. */
+    public static class SlowSplit extends Split {
+        private final int slow;
+        private int seen;
+
+        SlowSplit(int slow) {
+            this.slow = slow;
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            if (seen++ < slow) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            super.execute(input);
+        }
+    }
+
     public static class Count extends BaseRichBolt {
         private OutputCollector collector;
         private int task;
@@ -126,6 +144,10 @@ class SlicesTest {
 
     @Test
     void slicesCountEveryWordOnceWithTinyQueuesBetweenThem() throws Exception {
+        ACKED.set(0);
+        FAILED.set(0);
+        COUNTS.clear();
+        COUNTED_BY.clear();
         int p = Math.max(2, Runtime.getRuntime().availableProcessors());
         int sentences = 20_000 * p;
         TopologyBuilder b = new TopologyBuilder();
@@ -153,5 +175,37 @@ class SlicesTest {
         assertEquals(0, FAILED.get());
         assertEquals((long) sentences * WORDS, COUNTS.values().stream().mapToLong(AtomicLong::get).sum());
         COUNTED_BY.forEach((word, tasks) -> assertEquals(1, tasks.size(), word + " counted by tasks " + tasks));
+    }
+
+    @Test
+    void aSlowTaskLeavesItsSliceAndTheLoopItClosesNeverBlocks() throws Exception {
+        ACKED.set(0);
+        FAILED.set(0);
+        COUNTS.clear();
+        COUNTED_BY.clear();
+        int p = Math.max(2, Runtime.getRuntime().availableProcessors());
+        int sentences = 5_000 * p;
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("sentences", new Sentences(sentences), p);
+        b.setBolt("split", new SlowSplit(100), p).shuffleGrouping("sentences");
+        b.setBolt("count", new Count(), p).fieldsGrouping("split", new Fields("word"));
+        Config conf = new Config();
+        conf.setMaxSpoutPending(500);
+        conf.put(MicroburstConfig.EXECUTOR_QUEUE_SIZE, 16);
+        conf.put(MicroburstConfig.PRODUCER_BATCH_SIZE, 4);
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("slices-slow", conf, b.createTopology());
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (ACKED.get() + FAILED.get() < sentences && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            Set<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(n -> n.startsWith("microburst-slices-slow-")).collect(Collectors.toSet());
+            assertTrue(threads.stream().anyMatch(n -> n.startsWith("microburst-slices-slow-split[")),
+                "a slow split task got a thread of its own: " + threads);
+        }
+        assertEquals(sentences, ACKED.get());
+        assertEquals(0, FAILED.get());
+        assertEquals((long) sentences * WORDS, COUNTS.values().stream().mapToLong(AtomicLong::get).sum());
     }
 }

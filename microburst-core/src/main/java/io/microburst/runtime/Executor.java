@@ -361,7 +361,9 @@ public final class Executor implements Runnable {
                 for (int i = from; i < to; i++) {
                     Link link = b.link(i);
                     BoltTask target = link.target;
-                    if (target.oddDepth) {
+                    if (target.executor != this) {
+                        forward(link, b.values[i], b.id(i));
+                    } else if (target.oddDepth) {
                         target.executeOdd(link, b.values[i], b.id(i));
                     } else {
                         target.executeEven(link, b.values[i], b.id(i));
@@ -419,7 +421,37 @@ public final class Executor implements Runnable {
     }
 
     private void execute(RoutedTuple tuple) {
-        tuple.target().execute(tuple);
+        BoltTask target = tuple.target();
+        if (target.executor != this) {
+            forward(tuple.link, tuple.getValues(), tuple.getMessageId());
+        } else {
+            target.execute(tuple);
+        }
+    }
+
+    /**
+     * A tuple queued here for a task that has since moved to an executor of its own (a sliced task that proved slow, or
+     * one from a user's thread that raced a move): it goes on to that executor, never executed on this thread. The
+     * link already names the new executor here: a task moves once, on the thread of the executor it leaves, which
+     * updates its links itself; any other thread that reads an old index sends to that executor, which forwards.
+     */
+    private void forward(Link link, List<Object> values, MessageId id) {
+        send(link, values, id);
+    }
+
+    /**
+     * Posts an action on one task to the thread that runs the task when the action runs: if the task has moved by
+     * then, the action follows it.
+     */
+    void postForTask(TaskRunner task, Runnable action) {
+        post((Runnable) () -> {
+            Executor now = task.executor;
+            if (now != this) {
+                now.postForTask(task, action);
+            } else {
+                action.run();
+            }
+        });
     }
 
     private void handleMail(Object mail) {

@@ -298,7 +298,7 @@ public final class TopologyRuntime {
         // A tick goes to whichever executor runs its task when it fires (a task can move, see defuse).
         byFrequency.forEach((freq, bolts) -> schedules.add(timer.every(freq * 1000L, freq * 1000L, () -> {
             for (BoltTask b : bolts) {
-                b.executor.post((Runnable) () -> b.executeTick(freq));
+                b.executor.postForTask(b, () -> b.executeTick(freq));
             }
         })));
     }
@@ -757,7 +757,7 @@ public final class TopologyRuntime {
                 + phase + ": " + error);
             return;
         }
-        timer.after(restartBackoffMs, () -> task.executor.post((Runnable) () -> {
+        timer.after(restartBackoffMs, () -> task.executor.postForTask(task, () -> {
             if (halted) {
                 return;
             }
