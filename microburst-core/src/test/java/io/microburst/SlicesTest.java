@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
@@ -19,6 +20,7 @@ import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -142,70 +144,73 @@ class SlicesTest {
         }
     }
 
-    @Test
-    void slicesCountEveryWordOnceWithTinyQueuesBetweenThem() throws Exception {
+    static final int P = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+    @BeforeEach
+    void reset() {
         ACKED.set(0);
         FAILED.set(0);
         COUNTS.clear();
         COUNTED_BY.clear();
-        int p = Math.max(2, Runtime.getRuntime().availableProcessors());
-        int sentences = 20_000 * p;
+    }
+
+    /** P spouts, splits and counts: 3P executors on P cores or fewer, so they run as P slices. */
+    private static StormTopology wordCount(int sentences, Split split) {
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("sentences", new Sentences(sentences), p);
-        b.setBolt("split", new Split(), p).shuffleGrouping("sentences");
-        b.setBolt("count", new Count(), p).fieldsGrouping("split", new Fields("word"));
+        b.setSpout("sentences", new Sentences(sentences), P);
+        b.setBolt("split", split, P).shuffleGrouping("sentences");
+        b.setBolt("count", new Count(), P).fieldsGrouping("split", new Fields("word"));
+        return b.createTopology();
+    }
+
+    /** Queues of 16 tuples in batches of 4, so slices fill each other's queues all the time. */
+    private static Config tinyQueues(int maxSpoutPending) {
         Config conf = new Config();
-        conf.setMaxSpoutPending(2000);
+        conf.setMaxSpoutPending(maxSpoutPending);
         conf.put(MicroburstConfig.EXECUTOR_QUEUE_SIZE, 16);
         conf.put(MicroburstConfig.PRODUCER_BATCH_SIZE, 4);
-        try (MicroburstCluster cluster = new MicroburstCluster()) {
-            cluster.submitTopology("slices", conf, b.createTopology());
-            Set<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                .filter(n -> n.startsWith("microburst-slices-")).collect(Collectors.toSet());
-            assertEquals(p, threads.size(), "one thread per slice: " + threads);
-            assertTrue(threads.stream().allMatch(n -> n.contains("count+sentences+split")), threads.toString());
-            assertEquals(3 * p, cluster.getTopologyInfoByName("slices").get_executors_size(),
-                "Storm's executor count is unchanged");
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (ACKED.get() + FAILED.get() < sentences && System.currentTimeMillis() < deadline) {
-                Thread.sleep(10);
-            }
+        return conf;
+    }
+
+    private static Set<String> threads(String topology) {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+            .filter(n -> n.startsWith("microburst-" + topology + "-")).collect(Collectors.toSet());
+    }
+
+    /** Waits up to a minute for every sentence to be acked or failed, then checks that all were acked and counted. */
+    private static void awaitAllCounted(int sentences) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (ACKED.get() + FAILED.get() < sentences && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
         }
         assertEquals(sentences, ACKED.get());
         assertEquals(0, FAILED.get());
         assertEquals((long) sentences * WORDS, COUNTS.values().stream().mapToLong(AtomicLong::get).sum());
+    }
+
+    @Test
+    void slicesCountEveryWordOnceWithTinyQueuesBetweenThem() throws Exception {
+        int sentences = 20_000 * P;
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("slices", tinyQueues(2000), wordCount(sentences, new Split()));
+            Set<String> threads = threads("slices");
+            assertEquals(P, threads.size(), "one thread per slice: " + threads);
+            assertTrue(threads.stream().allMatch(n -> n.contains("count+sentences+split")), threads.toString());
+            assertEquals(3 * P, cluster.getTopologyInfoByName("slices").get_executors_size(),
+                "Storm's executor count is unchanged");
+            awaitAllCounted(sentences);
+        }
         COUNTED_BY.forEach((word, tasks) -> assertEquals(1, tasks.size(), word + " counted by tasks " + tasks));
     }
 
     @Test
     void aSlowTaskLeavesItsSliceAndTheLoopItClosesNeverBlocks() throws Exception {
-        ACKED.set(0);
-        FAILED.set(0);
-        COUNTS.clear();
-        COUNTED_BY.clear();
-        int p = Math.max(2, Runtime.getRuntime().availableProcessors());
-        int sentences = 5_000 * p;
-        TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("sentences", new Sentences(sentences), p);
-        b.setBolt("split", new SlowSplit(100), p).shuffleGrouping("sentences");
-        b.setBolt("count", new Count(), p).fieldsGrouping("split", new Fields("word"));
-        Config conf = new Config();
-        conf.setMaxSpoutPending(500);
-        conf.put(MicroburstConfig.EXECUTOR_QUEUE_SIZE, 16);
-        conf.put(MicroburstConfig.PRODUCER_BATCH_SIZE, 4);
+        int sentences = 5_000 * P;
         try (MicroburstCluster cluster = new MicroburstCluster()) {
-            cluster.submitTopology("slices-slow", conf, b.createTopology());
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (ACKED.get() + FAILED.get() < sentences && System.currentTimeMillis() < deadline) {
-                Thread.sleep(10);
-            }
-            Set<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                .filter(n -> n.startsWith("microburst-slices-slow-")).collect(Collectors.toSet());
-            assertTrue(threads.stream().anyMatch(n -> n.startsWith("microburst-slices-slow-split[")),
-                "a slow split task got a thread of its own: " + threads);
+            cluster.submitTopology("slices-slow", tinyQueues(500), wordCount(sentences, new SlowSplit(100)));
+            awaitAllCounted(sentences);
+            assertTrue(threads("slices-slow").stream().anyMatch(n -> n.startsWith("microburst-slices-slow-split[")),
+                "a slow split task got a thread of its own: " + threads("slices-slow"));
         }
-        assertEquals(sentences, ACKED.get());
-        assertEquals(0, FAILED.get());
-        assertEquals((long) sentences * WORDS, COUNTS.values().stream().mapToLong(AtomicLong::get).sum());
     }
 }
