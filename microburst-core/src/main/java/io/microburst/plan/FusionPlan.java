@@ -4,9 +4,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import io.microburst.MicroburstConfig;
 import org.apache.storm.generated.Grouping;
 import org.apache.storm.utils.ObjectReader;
@@ -115,19 +117,19 @@ public final class FusionPlan {
             }
         }
         int setId = 0;
-        Map<String, Boolean> seen = new HashMap<>();
+        Set<String> seen = new HashSet<>();
         for (String start : links.keySet()) {
-            if (seen.containsKey(start)) {
+            if (seen.contains(start)) {
                 continue;
             }
             List<String> set = new ArrayList<>();
             ArrayDeque<String> work = new ArrayDeque<>(List.of(start));
-            seen.put(start, true);
+            seen.add(start);
             while (!work.isEmpty()) {
                 String c = work.poll();
                 set.add(c);
                 for (String next : links.get(c)) {
-                    if (seen.putIfAbsent(next, true) == null) {
+                    if (seen.add(next)) {
                         work.add(next);
                     }
                 }

@@ -102,7 +102,7 @@ public final class Executor implements Runnable {
     private int[] dirty;
     private boolean[] listed;
     private int dirtyCount;
-    /** Consumers that can feed this executor back (see TopologyRuntime.onThreadCycle): a full queue there never
+    /** Consumers that can feed this executor back (see TopologyRuntime.cycleFlags): a full queue there never
      * blocks, batches wait here. */
     private boolean[] cycleDest;
     private ArrayDeque<Batch>[] overflow;
@@ -639,8 +639,9 @@ public final class Executor implements Runnable {
         listed = Arrays.copyOf(listed, size);
         cycleDest = Arrays.copyOf(cycleDest, size);
         overflow = Arrays.copyOf(overflow, size);
+        boolean[] flags = topology.cycleFlags(index);
         for (int i = old; i < size; i++) {
-            cycleDest[i] = topology.onThreadCycle(index, i);
+            cycleDest[i] = i < flags.length && flags[i];
         }
     }
 

@@ -245,13 +245,9 @@ public final class TopologyRuntime {
         this.boltsByTask = bolts;
         this.tasksById = byTask;
         this.executors = list.toArray(new Executor[0]);
-        int[] cycleGroup = threadCycleGroups();
+        int[] cycleGroups = threadCycleGroups();
         for (Executor e : executors) {
-            boolean[] cycle = new boolean[executors.length];
-            for (int j = 0; j < executors.length; j++) {
-                cycle[j] = j != e.index && cycleGroup[j] == cycleGroup[e.index];
-            }
-            e.setCycles(cycle);
+            e.setCycles(cycleFlags(e.index, cycleGroups));
         }
         scheduleTimers();
         for (Executor e : executors) {
@@ -370,12 +366,7 @@ public final class TopologyRuntime {
                 t.moveTo(e);
             }
             executors = grown;
-            int[] cycleGroup = threadCycleGroups();
-            boolean[] cycle = new boolean[grown.length];
-            for (int j = 0; j < grown.length; j++) {
-                cycle[j] = j != e.index && cycleGroup[j] == cycleGroup[e.index];
-            }
-            e.setCycles(cycle);
+            e.setCycles(cycleFlags(e.index, threadCycleGroups()));
             e.createThread();
         }
         scheduleExecutorTimers(e);
@@ -798,20 +789,24 @@ public final class TopologyRuntime {
     }
 
     /**
-     * True when executor {@code to} can send, through any chain of executors, back to executor {@code from}, which
-     * sends to it: then a full queue between them must not block {@code from}, or each could wait for the other. Tasks
-     * of components on a cycle make such executors; so do slices, which send to each other both ways, and a task moved
-     * out of a slice. Any thread; reads where every task runs now (a move only splits an executor, so a stale answer
-     * is one that still says true).
+     * For each executor, whether it can send, through any chain of executors, back to executor {@code from}: then a
+     * full queue from {@code from} to it must not block, or each could wait for the other. Tasks of components on a
+     * cycle make such executors; so do slices, which send to each other both ways, and a task moved out of a slice.
+     * Any thread; reads where every task runs now (a move only splits an executor, so a stale answer is one that still
+     * says true).
      */
-    boolean onThreadCycle(int from, int to) {
-        if (from == to) {
-            return false;
-        }
+    boolean[] cycleFlags(int from) {
         synchronized (executorsLock) {
-            int[] group = threadCycleGroups();
-            return from < group.length && to < group.length && group[from] == group[to];
+            return cycleFlags(from, threadCycleGroups());
         }
+    }
+
+    private static boolean[] cycleFlags(int from, int[] groups) {
+        boolean[] flags = new boolean[groups.length];
+        for (int j = 0; j < groups.length; j++) {
+            flags[j] = j != from && groups[j] == groups[from];
+        }
+        return flags;
     }
 
     /**
