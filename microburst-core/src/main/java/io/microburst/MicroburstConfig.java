@@ -21,12 +21,16 @@ public final class MicroburstConfig {
      */
     public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
     /**
-     * Integer, default 1024: how many tuples each executor's receive queue holds. Executors hand each other whole
-     * batches, so the queue has this many divided by the batch size slots, rounded up to a power of two (at least 2);
-     * tuples emitted from threads of the user's own have a second queue of this many single tuples.
+     * Integer, at least 1, default {@value #DEFAULT_EXECUTOR_QUEUE_SIZE}: how many tuples each executor's receive queue
+     * holds. When unset, Storm's {@code topology.executor.receive.buffer.size} is used if the topology sets it to
+     * something other than Storm's default. Executors hand each other whole batches, so the queue has this many divided
+     * by the batch size slots, rounded up to a power of two (at least 2); tuples emitted from threads of the user's
+     * own have a second queue of up to this many single tuples.
      */
     public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
-    /** Integer, default 64: most tuples a producer buffers for one consumer before handing them over. */
+    /** What {@link #EXECUTOR_QUEUE_SIZE} is when neither it nor Storm's receive buffer size is set. */
+    public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = 4096;
+    /** Integer, at least 1, default 64: most tuples a producer buffers for one consumer before handing them over. */
     public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
 
     private MicroburstConfig() {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import io.microburst.MicroburstConfig;
 import org.apache.storm.Config;
 import org.apache.storm.Constants;
 import org.apache.storm.generated.Bolt;
@@ -60,11 +61,12 @@ public final class TopologyPlan {
     private final Map<String, List<Integer>> componentToSortedTasks;
     private final Map<String, Map<String, Fields>> componentToStreamToFields;
     private final int taskCount;
+    private final int queueSize;
 
     private TopologyPlan(String name, String stormId, StormTopology topology, Map<String, Object> conf,
                          Map<String, ComponentPlan> components, Map<Integer, String> taskToComponent,
                          Map<String, List<Integer>> componentToSortedTasks,
-                         Map<String, Map<String, Fields>> componentToStreamToFields, int taskCount) {
+                         Map<String, Map<String, Fields>> componentToStreamToFields, int taskCount, int queueSize) {
         this.name = name;
         this.stormId = stormId;
         this.topology = topology;
@@ -74,6 +76,7 @@ public final class TopologyPlan {
         this.componentToSortedTasks = componentToSortedTasks;
         this.componentToStreamToFields = componentToStreamToFields;
         this.taskCount = taskCount;
+        this.queueSize = queueSize;
     }
 
     /**
@@ -100,6 +103,13 @@ public final class TopologyPlan {
             throw invalid("Topology '" + name + "' is null");
         }
         checkConf(conf, trusted, "Topology '" + name + "'");
+        for (String key : List.of(MicroburstConfig.EXECUTOR_QUEUE_SIZE, MicroburstConfig.PRODUCER_BATCH_SIZE)) {
+            Integer value = intConf(conf, key, name);
+            if (value != null && value < 1) {
+                throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);
+            }
+        }
+        int queueSize = queueSize(conf, trusted);
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();
         Set<String> spouts = new HashSet<>();
@@ -215,7 +225,26 @@ public final class TopologyPlan {
         }
         return new TopologyPlan(name, stormId, topology, conf, Collections.unmodifiableMap(components),
             Collections.unmodifiableMap(taskToComponent), Collections.unmodifiableMap(componentTasks),
-            Collections.unmodifiableMap(streamFields), nextTask - 1);
+            Collections.unmodifiableMap(streamFields), nextTask - 1, queueSize);
+    }
+
+    /**
+     * Tuples an executor's receive queue holds: {@link MicroburstConfig#EXECUTOR_QUEUE_SIZE} when set; else Storm's
+     * {@code topology.executor.receive.buffer.size} when the topology changed it from Storm's default (it means the
+     * same thing); else {@link MicroburstConfig#DEFAULT_EXECUTOR_QUEUE_SIZE}, since Storm's default of 32768 was
+     * measured to hold more than batches need (docs/ARCHITECTURE.md, "Queue size").
+     */
+    private static int queueSize(Map<String, Object> conf, Map<String, Object> trusted) {
+        Object own = conf.get(MicroburstConfig.EXECUTOR_QUEUE_SIZE);
+        if (own != null) {
+            return ObjectReader.getInt(own);
+        }
+        Integer storms = ObjectReader.getInt(conf.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), null);
+        Integer stormsDefault = ObjectReader.getInt(trusted.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), null);
+        if (storms != null && !storms.equals(stormsDefault)) {
+            return storms;
+        }
+        return MicroburstConfig.DEFAULT_EXECUTOR_QUEUE_SIZE;
     }
 
     private static void checkGrouping(ComponentPlan consumer, StreamPlan stream, Grouping grouping)
@@ -370,6 +399,11 @@ public final class TopologyPlan {
     /** Highest task id; ids run from 1 to this. */
     public int taskCount() {
         return taskCount;
+    }
+
+    /** Tuples each executor's receive queue holds (see {@link MicroburstConfig#EXECUTOR_QUEUE_SIZE}). */
+    public int queueSize() {
+        return queueSize;
     }
 
     /**

@@ -15,7 +15,9 @@ import org.apache.storm.metric.api.IMetric;
 import org.apache.storm.policy.IWaitStrategy;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.MpscChunkedArrayQueue;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.jctools.util.Pow2;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,8 +72,11 @@ public final class Executor implements Runnable {
     final String name;
     /** Batches from other executors; as many slots as it takes to hold the configured queue size in full batches. */
     final MpscArrayQueue<Batch> inbox;
-    /** Tuples emitted from threads that are not executors (user code with threads of its own). */
-    private final MpscArrayQueue<RoutedTuple> foreign;
+    /**
+     * Tuples emitted from threads that are not executors (user code with threads of its own); bounded by the queue
+     * size, its array grows in chunks as it fills, since most executors never see such a tuple.
+     */
+    private final MpscChunkedArrayQueue<RoutedTuple> foreign;
     /**
      * Full batches this executor produced, given back empty by their consumers for reuse: a one-way stream between
      * executors then allocates no batches in steady state. Bounded; a batch that finds it full is left to the collector.
@@ -137,7 +142,8 @@ public final class Executor implements Runnable {
         int tuples = Math.max(2, queueSize);
         this.batchSize = Math.max(1, Math.min(batchSize, tuples));
         this.inbox = new MpscArrayQueue<>(Math.max(2, tuples / this.batchSize));
-        this.foreign = new MpscArrayQueue<>(tuples);
+        int foreignMax = Math.max(4, tuples);
+        this.foreign = new MpscChunkedArrayQueue<>(Math.min(256, Pow2.roundToPowerOfTwo(foreignMax) / 2), foreignMax);
         this.freeBatches = new MpscArrayQueue<>(64);
         this.drainLimit = Math.max(1, Math.min(256, tuples));
     }

@@ -118,7 +118,7 @@ public final class TopologyRuntime {
         this.acking = ackers == null || ObjectReader.getInt(ackers) > 0;
         this.timeouts = ObjectReader.getBoolean(conf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true);
         this.timeoutSecs = Math.max(1, ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30));
-        this.queueSize = ObjectReader.getInt(conf.get(MicroburstConfig.EXECUTOR_QUEUE_SIZE), 1024);
+        this.queueSize = plan.queueSize();
         this.batchSize = ObjectReader.getInt(conf.get(MicroburstConfig.PRODUCER_BATCH_SIZE), 64);
         this.failureLimit = ObjectReader.getInt(conf.get(MicroburstConfig.TASK_FAILURE_LIMIT), 5);
         this.failureWindowMs = 1000L * ObjectReader.getInt(conf.get(MicroburstConfig.TASK_FAILURE_WINDOW_SECS), 60);
