@@ -79,7 +79,8 @@ public final class Executor implements Runnable {
     private final MpscChunkedArrayQueue<RoutedTuple> foreign;
     /**
      * Full batches this executor produced, given back empty by their consumers for reuse: a one-way stream between
-     * executors then allocates no batches in steady state. Bounded; a batch that finds it full is left to the collector.
+     * executors then allocates no batches in steady state. Bounded by a consumer's queue (at least 64 batches), so a
+     * queue's worth of batches coming back fits; a batch that finds it full is left to the collector.
      */
     private final MpscArrayQueue<Batch> freeBatches;
     /** The inbox batch being executed, and the index of its next tuple. */
@@ -144,7 +145,7 @@ public final class Executor implements Runnable {
         this.inbox = new MpscArrayQueue<>(Math.max(2, tuples / this.batchSize));
         int foreignMax = Math.max(4, tuples);
         this.foreign = new MpscChunkedArrayQueue<>(Math.min(256, Pow2.roundToPowerOfTwo(foreignMax) / 2), foreignMax);
-        this.freeBatches = new MpscArrayQueue<>(64);
+        this.freeBatches = new MpscArrayQueue<>(Math.max(64, inbox.capacity()));
         this.drainLimit = Math.max(1, Math.min(256, tuples));
     }
 
