@@ -47,7 +47,9 @@ public final class Executor implements Runnable {
     private static final long SPOUT_MAX_PARK_NANOS = 1_000_000;
     /**
      * How long an executor without spouts parks at a time while it is warm: for its first {@link #WARM_PARKS} parks
-     * after work. A thread that has slept long answers an unpark slowly: on this project's benchmark machine (a virtual
+     * after work, unless every spout of the topology waits out its wait strategy; then it parks until the first of
+     * them is polled next, since nothing new enters the topology before that, and a tuple from anywhere else still
+     * unparks it. A thread that has slept long answers an unpark slowly: on this project's benchmark machine (a virtual
      * one) a bolt unparked out of a 50 ms park ran 297-345 µs after its tuple at p99, and one that woke itself at least
      * every 175 µs (this park plus Linux's 50 µs timer slack) ran 16-26 µs after it. The extra wake-ups cost about 1% of
      * a core while a stream of 1 tuple per millisecond lasts (see ARCHITECTURE.md, "How fast a parked thread wakes").
@@ -123,6 +125,12 @@ public final class Executor implements Runnable {
     /** Written once before any executor of the topology starts; read by producers to wake this one. */
     private Thread thread;
     private volatile boolean sleeping;
+    /**
+     * When this executor's spouts are polled next, while they wait as their wait strategy says (written by its own
+     * thread just before it parks, read by idle bolts elsewhere); a time already past while they may be polled any
+     * moment.
+     */
+    private volatile long nextPollNanos = System.nanoTime();
     private volatile boolean stopRequested;
     /** True while this executor found nothing to do on its last turn. */
     private volatile boolean quiet;
@@ -130,6 +138,8 @@ public final class Executor implements Runnable {
 
     // Pipelining (executor thread only, except busy).
     private long parkedNanos;
+    /** Times this executor parked (its thread only; others read it once it has stopped). */
+    private long parks;
     private long windowStartNanos;
     private long windowParkedNanos;
     /** True when this executor was parked for under a tenth of its last balance window. */
@@ -486,7 +496,29 @@ public final class Executor implements Runnable {
         quiet = true;
         boolean spoutsRunning = spouts.length > 0 && topology.spoutsMayRun();
         long max = overflowing > 0 ? MIN_PARK_NANOS : spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
-        park(parkNanos(turns - SPIN_TURNS - YIELD_TURNS, spouts.length > 0, max));
+        int parks = turns - SPIN_TURNS - YIELD_TURNS;
+        long nanos = parkNanos(parks, spouts.length > 0, max);
+        if (spouts.length == 0 && parks < WARM_PARKS && overflowing == 0) {
+            // while every spout waits out its wait strategy, nothing new enters the topology before the next poll
+            nanos = Math.max(nanos, Math.min(max, topology.untilSpoutsPoll()));
+        }
+        park(nanos);
+    }
+
+    /** Times this executor has parked; read by another thread only once the executor has stopped. */
+    long parks() {
+        return parks;
+    }
+
+    /**
+     * Nanoseconds until this executor's spouts are polled next, counted from {@code now}: 0 if they may be polled any
+     * moment (they are not waiting out their wait strategy), and -1 if it runs no spouts.
+     */
+    long untilPoll(long now) {
+        if (spouts.length == 0) {
+            return -1;
+        }
+        return Math.max(0, nextPollNanos - now);
     }
 
     /**
@@ -503,6 +535,7 @@ public final class Executor implements Runnable {
                 Thread.onSpinWait();
             } else {
                 quiet = true;
+                nextPollNanos = System.nanoTime() + nanos;
                 park(nanos);
             }
             return;
@@ -529,6 +562,7 @@ public final class Executor implements Runnable {
             long before = System.nanoTime();
             LockSupport.parkNanos(this, nanos);
             parkedNanos += System.nanoTime() - before;
+            parks++;
         }
         sleeping = false;
     }

@@ -921,6 +921,31 @@ public final class TopologyRuntime {
         return active;
     }
 
+    /** The executors, as running now. */
+    Executor[] executors() {
+        return executors;
+    }
+
+    /**
+     * Nanoseconds until the first of the topology's spout executors is polled next, while every one of them waits out
+     * its spouts' wait strategy; 0 when any of them may be polled any moment (working, held back for another reason,
+     * or using a wait strategy of the user's own, whose wait is not known).
+     */
+    long untilSpoutsPoll() {
+        long now = System.nanoTime();
+        long soonest = Long.MAX_VALUE;
+        for (Executor e : executors) {
+            long until = e.untilPoll(now);
+            if (until == 0) {
+                return 0;
+            }
+            if (until > 0) {
+                soonest = Math.min(soonest, until);
+            }
+        }
+        return soonest == Long.MAX_VALUE ? 0 : soonest;
+    }
+
     boolean spoutsMayRun() {
         return active && !halted && overflowingExecutors.get() == 0;
     }
