@@ -22,8 +22,8 @@ public final class MicroburstConfig {
     public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
     /**
      * Integer, at least 1, default {@value #DEFAULT_EXECUTOR_QUEUE_SIZE}: how many tuples each executor's receive queue
-     * holds. When unset, Storm's {@code topology.executor.receive.buffer.size} is used if the topology sets it to
-     * something other than Storm's default. Executors hand each other whole batches, so the queue has this many divided
+     * holds. When unset, Storm's {@code topology.executor.receive.buffer.size} is used if it is set (by the topology
+     * or a storm.yaml) to something other than Storm's default, 32768. Executors hand each other whole batches, so the queue has this many divided
      * by the batch size slots, rounded up to a power of two (at least 2); tuples emitted from threads of the user's
      * own have a second queue of up to this many single tuples.
      */

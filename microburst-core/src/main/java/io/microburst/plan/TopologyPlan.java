@@ -52,6 +52,9 @@ public final class TopologyPlan {
     private static final Map<String, Field> CONF_FIELDS = stormConfigFields();
     private static final Set<String> STORM_KEYS = CONF_FIELDS.keySet();
 
+    /** {@code topology.executor.receive.buffer.size} in storm-client's defaults.yaml. */
+    static final int STORM_DEFAULT_RECEIVE_BUFFER_SIZE = 32768;
+
     private final String name;
     private final String stormId;
     private final StormTopology topology;
@@ -109,7 +112,7 @@ public final class TopologyPlan {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);
             }
         }
-        int queueSize = queueSize(conf, trusted);
+        int queueSize = queueSize(conf);
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();
         Set<String> spouts = new HashSet<>();
@@ -230,18 +233,17 @@ public final class TopologyPlan {
 
     /**
      * Tuples an executor's receive queue holds: {@link MicroburstConfig#EXECUTOR_QUEUE_SIZE} when set; else Storm's
-     * {@code topology.executor.receive.buffer.size} when the topology changed it from Storm's default (it means the
-     * same thing); else {@link MicroburstConfig#DEFAULT_EXECUTOR_QUEUE_SIZE}, since Storm's default of 32768 was
-     * measured to hold more than batches need (docs/ARCHITECTURE.md, "Queue size").
+     * {@code topology.executor.receive.buffer.size} (it means the same thing) when it is not Storm's own default;
+     * else {@link MicroburstConfig#DEFAULT_EXECUTOR_QUEUE_SIZE}, since Storm's default was measured to hold more than
+     * batches need (docs/ARCHITECTURE.md, "Queue size"). A value from a storm.yaml counts as set.
      */
-    private static int queueSize(Map<String, Object> conf, Map<String, Object> trusted) {
+    private static int queueSize(Map<String, Object> conf) {
         Object own = conf.get(MicroburstConfig.EXECUTOR_QUEUE_SIZE);
         if (own != null) {
             return ObjectReader.getInt(own);
         }
         Integer storms = ObjectReader.getInt(conf.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), null);
-        Integer stormsDefault = ObjectReader.getInt(trusted.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), null);
-        if (storms != null && !storms.equals(stormsDefault)) {
+        if (storms != null && storms != STORM_DEFAULT_RECEIVE_BUFFER_SIZE) {
             return storms;
         }
         return MicroburstConfig.DEFAULT_EXECUTOR_QUEUE_SIZE;
