@@ -43,35 +43,6 @@ class SpoutWaitStrategyTest {
         }
     }
 
-    /** Emits one tuple every 10 ms and nothing in between; counts its polls and its emits. */
-    public static class PacedSpout extends BaseRichSpout {
-        static final AtomicInteger EMITS = new AtomicInteger();
-        private SpoutOutputCollector collector;
-        private long next;
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-            this.next = System.nanoTime();
-        }
-
-        @Override
-        public void nextTuple() {
-            POLLS.incrementAndGet();
-            long now = System.nanoTime();
-            if (now - next >= 0) {
-                next = now + 10_000_000;
-                EMITS.incrementAndGet();
-                collector.emit(new org.apache.storm.tuple.Values(now));
-            }
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("x"));
-        }
-    }
-
     /** A user's strategy that counts its calls and parks briefly, as a strategy would. */
     public static class CountingWait implements IWaitStrategy {
         @Override
@@ -125,10 +96,10 @@ class SpoutWaitStrategyTest {
         try (MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology("paced-default", new Config(), b.createTopology());
             await("the first emits", () -> PacedSpout.EMITS.get() >= 2);
-            int polls = POLLS.get();
+            int polls = PacedSpout.POLLS.get();
             int emits = PacedSpout.EMITS.get();
             Thread.sleep(400);
-            polls = POLLS.get() - polls;
+            polls = PacedSpout.POLLS.get() - polls;
             emits = PacedSpout.EMITS.get() - emits;
             // Storm's default (level 1 and 2 counts 0, level 3 one millisecond): after each emit, one poll per
             // millisecond parked, about 10 per tuple here. Spinning first, as this executor once did after every emit,

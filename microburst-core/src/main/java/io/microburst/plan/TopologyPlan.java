@@ -52,9 +52,6 @@ public final class TopologyPlan {
     private static final Map<String, Field> CONF_FIELDS = stormConfigFields();
     private static final Set<String> STORM_KEYS = CONF_FIELDS.keySet();
 
-    /** {@code topology.executor.receive.buffer.size} in storm-client's defaults.yaml. */
-    static final int STORM_DEFAULT_RECEIVE_BUFFER_SIZE = 32768;
-
     private final String name;
     private final String stormId;
     private final StormTopology topology;
@@ -64,12 +61,11 @@ public final class TopologyPlan {
     private final Map<String, List<Integer>> componentToSortedTasks;
     private final Map<String, Map<String, Fields>> componentToStreamToFields;
     private final int taskCount;
-    private final int queueSize;
 
     private TopologyPlan(String name, String stormId, StormTopology topology, Map<String, Object> conf,
                          Map<String, ComponentPlan> components, Map<Integer, String> taskToComponent,
                          Map<String, List<Integer>> componentToSortedTasks,
-                         Map<String, Map<String, Fields>> componentToStreamToFields, int taskCount, int queueSize) {
+                         Map<String, Map<String, Fields>> componentToStreamToFields, int taskCount) {
         this.name = name;
         this.stormId = stormId;
         this.topology = topology;
@@ -79,7 +75,6 @@ public final class TopologyPlan {
         this.componentToSortedTasks = componentToSortedTasks;
         this.componentToStreamToFields = componentToStreamToFields;
         this.taskCount = taskCount;
-        this.queueSize = queueSize;
     }
 
     /**
@@ -112,7 +107,6 @@ public final class TopologyPlan {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);
             }
         }
-        int queueSize = queueSize(conf);
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();
         Set<String> spouts = new HashSet<>();
@@ -228,25 +222,7 @@ public final class TopologyPlan {
         }
         return new TopologyPlan(name, stormId, topology, conf, Collections.unmodifiableMap(components),
             Collections.unmodifiableMap(taskToComponent), Collections.unmodifiableMap(componentTasks),
-            Collections.unmodifiableMap(streamFields), nextTask - 1, queueSize);
-    }
-
-    /**
-     * Tuples an executor's receive queue holds: {@link MicroburstConfig#EXECUTOR_QUEUE_SIZE} when set; else Storm's
-     * {@code topology.executor.receive.buffer.size} (it means the same thing) when it is not Storm's own default;
-     * else {@link MicroburstConfig#DEFAULT_EXECUTOR_QUEUE_SIZE}, since Storm's default was measured to hold more than
-     * batches need (docs/ARCHITECTURE.md, "Queue size"). A value from a storm.yaml counts as set.
-     */
-    private static int queueSize(Map<String, Object> conf) {
-        Object own = conf.get(MicroburstConfig.EXECUTOR_QUEUE_SIZE);
-        if (own != null) {
-            return ObjectReader.getInt(own);
-        }
-        Integer storms = ObjectReader.getInt(conf.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), null);
-        if (storms != null && storms != STORM_DEFAULT_RECEIVE_BUFFER_SIZE) {
-            return storms;
-        }
-        return MicroburstConfig.DEFAULT_EXECUTOR_QUEUE_SIZE;
+            Collections.unmodifiableMap(streamFields), nextTask - 1);
     }
 
     private static void checkGrouping(ComponentPlan consumer, StreamPlan stream, Grouping grouping)
@@ -401,11 +377,6 @@ public final class TopologyPlan {
     /** Highest task id; ids run from 1 to this. */
     public int taskCount() {
         return taskCount;
-    }
-
-    /** Tuples each executor's receive queue holds (see {@link MicroburstConfig#EXECUTOR_QUEUE_SIZE}). */
-    public int queueSize() {
-        return queueSize;
     }
 
     /**

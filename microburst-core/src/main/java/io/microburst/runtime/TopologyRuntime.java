@@ -55,6 +55,8 @@ public final class TopologyRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(TopologyRuntime.class);
     /** The port a one-process "worker" reports; there is no socket behind it. */
     public static final int WORKER_PORT = 1024;
+    /** {@code topology.executor.receive.buffer.size} in storm-client's defaults.yaml. */
+    static final int STORM_DEFAULT_RECEIVE_BUFFER_SIZE = 32768;
     public static final String HOST = "localhost";
 
     private final TopologyPlan plan;
@@ -106,6 +108,24 @@ public final class TopologyRuntime {
     private final java.util.concurrent.CountDownLatch cutShortDelay = new java.util.concurrent.CountDownLatch(1);
     private ScheduledFuture<?> statsRecorder;
 
+    /**
+     * Tuples an executor's receive queue holds: {@link MicroburstConfig#EXECUTOR_QUEUE_SIZE} when set; else Storm's
+     * {@code topology.executor.receive.buffer.size} (it means the same thing) when it is not Storm's own default;
+     * else {@link MicroburstConfig#DEFAULT_EXECUTOR_QUEUE_SIZE}, since Storm's default was measured to hold more than
+     * batches need (docs/ARCHITECTURE.md, "Queue size"). A value from a storm.yaml counts as set.
+     */
+    private static int queueSize(Map<String, Object> conf) {
+        Object own = conf.get(MicroburstConfig.EXECUTOR_QUEUE_SIZE);
+        if (own != null) {
+            return ObjectReader.getInt(own);
+        }
+        Integer storms = ObjectReader.getInt(conf.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), null);
+        if (storms != null && storms != STORM_DEFAULT_RECEIVE_BUFFER_SIZE) {
+            return storms;
+        }
+        return MicroburstConfig.DEFAULT_EXECUTOR_QUEUE_SIZE;
+    }
+
     public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
         this.plan = plan;
         this.loader = loader;
@@ -118,7 +138,7 @@ public final class TopologyRuntime {
         this.acking = ackers == null || ObjectReader.getInt(ackers) > 0;
         this.timeouts = ObjectReader.getBoolean(conf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true);
         this.timeoutSecs = Math.max(1, ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30));
-        this.queueSize = plan.queueSize();
+        this.queueSize = queueSize(conf);
         this.batchSize = ObjectReader.getInt(conf.get(MicroburstConfig.PRODUCER_BATCH_SIZE), 64);
         this.failureLimit = ObjectReader.getInt(conf.get(MicroburstConfig.TASK_FAILURE_LIMIT), 5);
         this.failureWindowMs = 1000L * ObjectReader.getInt(conf.get(MicroburstConfig.TASK_FAILURE_WINDOW_SECS), 60);

@@ -3,6 +3,7 @@ package io.microburst.runtime;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.MicroburstConfig;
+import io.microburst.PacedSpout;
 import io.microburst.plan.TopologyPlan;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,16 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.Config;
 import org.apache.storm.policy.IWaitStrategy;
-import org.apache.storm.spout.SpoutOutputCollector;
-import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.BasicOutputCollector;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseBasicBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
-import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
-import org.apache.storm.tuple.Values;
 import org.apache.storm.utils.Utils;
 import org.junit.jupiter.api.Test;
 
@@ -30,32 +26,6 @@ import org.junit.jupiter.api.Test;
  */
 class BoltParksTest {
     static final AtomicInteger EXECUTED = new AtomicInteger();
-
-    /** Emits one tuple every 10 ms and nothing in between. */
-    public static class EveryTenMs extends BaseRichSpout {
-        private transient SpoutOutputCollector collector;
-        private transient long next;
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-            this.next = System.nanoTime();
-        }
-
-        @Override
-        public void nextTuple() {
-            long now = System.nanoTime();
-            if (now - next >= 0) {
-                next = now + 10_000_000;
-                collector.emit(new Values(now));
-            }
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("t"));
-        }
-    }
 
     public static class Counting extends BaseBasicBolt {
         @Override
@@ -90,7 +60,7 @@ class BoltParksTest {
         conf.put(Config.TOPOLOGY_NAME, "parks");
         conf.putAll(extra);
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("spout", new EveryTenMs());
+        b.setSpout("spout", new PacedSpout());
         b.setBolt("bolt", new Counting()).shuffleGrouping("spout");
         TopologyPlan plan = TopologyPlan.build("parks", "parks-1", conf, b.createTopology(), defaults);
         try (SharedTimer timer = new SharedTimer("parks-timer")) {
