@@ -392,7 +392,10 @@ public final class Executor implements Runnable {
                 }
                 done += to - from;
             }
-            if (timed != 0 && done >= DRAIN_CHUNK) {
+            // the clock is read once a chunk is done; arithmetic, so that this is one branch with both outcomes in every
+            // drain: "fewer than a chunk done" happens only for a part batch, which a busy stream sends at random
+            // moments, and as a branch of its own it was compiled as a trap (see ARCHITECTURE.md, "The executor loop")
+            if ((timed & exceeds(done, DRAIN_CHUNK - 1)) != 0) {
                 long now = System.nanoTime();
                 if (start == 0) {
                     start = now;
@@ -694,9 +697,7 @@ public final class Executor implements Runnable {
         for (int d = 0; d < dirtyCount; d++) {
             int i = dirty[d];
             listed[i] = false;
-            if (batches[i].size > 0) {
-                flushTo(i);
-            }
+            flushTo(i);
         }
         dirtyCount = 0;
     }
@@ -708,6 +709,12 @@ public final class Executor implements Runnable {
      */
     private void flushTo(int i) {
         Batch out = batches[i];
+        if (out.size == 0) {
+            // listed this turn, then handed over full by send: flushAll's usual case in a busy stream. Asked here,
+            // where send's full batches give the branch its other outcome, rather than in flushAll, where a part batch
+            // (a turn cut short) was so rare that the JIT compiled it as a trap
+            return;
+        }
         batches[i] = newBatch(i);
         ArrayDeque<Batch> waiting = overflow[i];
         if (waiting != null && !waiting.isEmpty()) {
