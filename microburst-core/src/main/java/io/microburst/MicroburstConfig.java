@@ -23,9 +23,9 @@ public final class MicroburstConfig {
     /**
      * Integer, at least 1, default {@value #DEFAULT_EXECUTOR_QUEUE_SIZE}: how many tuples each executor's receive queue
      * holds. When unset, Storm's {@code topology.executor.receive.buffer.size} is used if it is set (by the topology
-     * or a storm.yaml) to something other than Storm's default, 32768. Executors hand each other whole batches, so the queue has this many divided
-     * by the batch size slots, rounded up to a power of two (at least 2); tuples emitted from threads of the user's
-     * own have a second queue of up to this many single tuples.
+     * or a storm.yaml) to something other than Storm's default, 32768. Executors hand each other whole batches, so
+     * the queue has this many divided by the batch size slots, rounded up to a power of two (at least 2); tuples
+     * emitted from threads of the user's own have a second queue of up to this many single tuples.
      */
     public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
     /** What {@link #EXECUTOR_QUEUE_SIZE} is when neither it nor Storm's receive buffer size is set. */

@@ -499,9 +499,9 @@ public final class Executor implements Runnable {
         quiet = true;
         boolean spoutsRunning = spouts.length > 0 && topology.spoutsMayRun();
         long max = overflowing > 0 ? MIN_PARK_NANOS : spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
-        int parks = turns - SPIN_TURNS - YIELD_TURNS;
-        long nanos = parkNanos(parks, spouts.length > 0, max);
-        if (spouts.length == 0 && parks < WARM_PARKS && overflowing == 0) {
+        int idleParks = turns - SPIN_TURNS - YIELD_TURNS;
+        long nanos = parkNanos(idleParks, spouts.length > 0, max);
+        if (spouts.length == 0 && idleParks < WARM_PARKS && overflowing == 0) {
             // while every spout waits out its wait strategy, nothing new enters the topology before the next poll
             nanos = Math.max(nanos, Math.min(max, topology.untilSpoutsPoll()));
         }
