@@ -3,6 +3,9 @@ package io.microburst;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.storm.Config;
 import org.apache.storm.spout.SpoutOutputCollector;
@@ -48,24 +51,33 @@ class MaxPendingAutotuneTest {
         }
     }
 
-    /** Acks each tuple about 2 ms after it arrives, so throughput grows with the number in flight. */
+    /**
+     * Acks each tuple 2 ms after it arrives, from a timer thread of the bolt's own, so throughput grows with the number
+     * in flight. (Acking only from execute would stall: once every tuple in flight is held here, nothing arrives to
+     * trigger the acks, and the spout waits at max spout pending until the trees time out.)
+     */
     public static class DelayedAckBolt extends BaseRichBolt {
+        private transient ScheduledExecutorService acker;
         private OutputCollector collector;
-        private java.util.ArrayDeque<Object[]> held;
 
         @Override
         public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
             this.collector = collector;
-            this.held = new java.util.ArrayDeque<>();
+            this.acker = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "delayed-acker");
+                t.setDaemon(true);
+                return t;
+            });
         }
 
         @Override
         public void execute(Tuple input) {
-            long now = System.nanoTime();
-            held.add(new Object[] {input, now});
-            while (!held.isEmpty() && now - (Long) held.peek()[1] > 2_000_000) {
-                collector.ack((Tuple) held.poll()[0]);
-            }
+            acker.schedule(() -> collector.ack(input), 2, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void cleanup() {
+            acker.shutdownNow();
         }
 
         @Override
