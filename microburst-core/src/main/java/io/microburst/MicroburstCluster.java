@@ -12,6 +12,7 @@ import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.SharedTimer;
+import io.microburst.runtime.ExecutorView;
 import io.microburst.runtime.TopologyRuntime;
 import org.apache.storm.Config;
 import org.apache.storm.ILocalCluster;
@@ -267,7 +268,7 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     public List<TaskStats> getTaskStats(String name) throws NotAliveException {
         List<TaskStats> result = new ArrayList<>();
-        for (TopologyRuntime.ExecutorView v : byName(name).executorViews()) {
+        for (ExecutorView v : byName(name).executorViews()) {
             result.addAll(v.tasks());
         }
         return result;

@@ -1,25 +1,28 @@
 package io.microburst;
 
+import io.microburst.config.ConfigKeys;
+
 /**
  * Configuration keys that Microburst adds to Storm's own {@link org.apache.storm.Config}. They go in the topology
- * configuration map like any Storm key; an Apache Storm cluster ignores them, so a topology stays portable.
+ * configuration map like any Storm key; an Apache Storm cluster ignores them, so a topology stays portable. (The values
+ * are defined in {@link ConfigKeys}, which the engine's own packages read.)
  */
 public final class MicroburstConfig {
     /** Boolean, default true: run one-to-one chains of tasks in the emitting thread (operator fusion). */
-    public static final String FUSION = "microburst.fusion";
+    public static final String FUSION = ConfigKeys.FUSION;
     /** Integer, default 5: failures of one task within {@link #TASK_FAILURE_WINDOW_SECS} that stop its topology. */
-    public static final String TASK_FAILURE_LIMIT = "microburst.task.failure.limit";
+    public static final String TASK_FAILURE_LIMIT = ConfigKeys.TASK_FAILURE_LIMIT;
     /** Integer, default 60: the window, in seconds, over which task failures are counted. */
-    public static final String TASK_FAILURE_WINDOW_SECS = "microburst.task.failure.window.secs";
+    public static final String TASK_FAILURE_WINDOW_SECS = ConfigKeys.TASK_FAILURE_WINDOW_SECS;
     /** Integer, default 100: milliseconds to wait before a failed task is replaced by a fresh instance. */
-    public static final String TASK_RESTART_BACKOFF_MS = "microburst.task.restart.backoff.ms";
+    public static final String TASK_RESTART_BACKOFF_MS = ConfigKeys.TASK_RESTART_BACKOFF_MS;
     /** Boolean, default false: tune topology.max.spout.pending at run time (Storm @Twitter, section 3.3.3). */
-    public static final String MAX_SPOUT_PENDING_AUTOTUNE = "microburst.max.spout.pending.autotune";
+    public static final String MAX_SPOUT_PENDING_AUTOTUNE = ConfigKeys.MAX_SPOUT_PENDING_AUTOTUNE;
     /**
      * Integer, default 120: seconds between two tuning steps when {@link #MAX_SPOUT_PENDING_AUTOTUNE} is on. The tuner
      * starts from topology.max.spout.pending, or from 1000 when that is unset.
      */
-    public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
+    public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = ConfigKeys.MAX_SPOUT_PENDING_AUTOTUNE_SECS;
     /**
      * Integer, at least 1, default {@value #DEFAULT_EXECUTOR_QUEUE_SIZE}: how many tuples each executor's receive queue
      * holds. When unset, Storm's {@code topology.executor.receive.buffer.size} is used if it is set (by the topology
@@ -27,11 +30,11 @@ public final class MicroburstConfig {
      * the queue has this many divided by the batch size slots, rounded up to a power of two (at least 2); tuples
      * emitted from threads of the user's own have a second queue of up to this many single tuples.
      */
-    public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
+    public static final String EXECUTOR_QUEUE_SIZE = ConfigKeys.EXECUTOR_QUEUE_SIZE;
     /** What {@link #EXECUTOR_QUEUE_SIZE} is when neither it nor Storm's receive buffer size is set. */
-    public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = 4096;
+    public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = ConfigKeys.DEFAULT_EXECUTOR_QUEUE_SIZE;
     /** Integer, at least 1, default 64: most tuples a producer buffers for one consumer before handing them over. */
-    public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
+    public static final String PRODUCER_BATCH_SIZE = ConfigKeys.PRODUCER_BATCH_SIZE;
 
     private MicroburstConfig() {
     }

@@ -7,7 +7,7 @@ import java.util.Map;
 import io.microburst.metrics.StatsHistory;
 import io.microburst.metrics.TaskStats;
 import io.microburst.runtime.TopologyRuntime;
-import io.microburst.runtime.TopologyRuntime.ExecutorView;
+import io.microburst.runtime.ExecutorView;
 import org.apache.storm.generated.BoltStats;
 import org.apache.storm.generated.ClusterSummary;
 import org.apache.storm.generated.NimbusSummary;

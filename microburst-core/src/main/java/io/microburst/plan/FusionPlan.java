@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.microburst.MicroburstConfig;
+import io.microburst.config.ConfigKeys;
 import org.apache.storm.generated.Grouping;
 import org.apache.storm.utils.ObjectReader;
 
@@ -22,7 +22,7 @@ import org.apache.storm.utils.ObjectReader;
  *   <li>the edge is one-to-one: local-or-shuffle between equal task counts (each producer task feeds the consumer task
  *       it shares a thread with, which is what "local" means in one process), or any of shuffle, local-or-shuffle,
  *       none, fields, global and all from one task into one task;</li>
- *   <li>neither the topology nor the bolt's own configuration sets {@link MicroburstConfig#FUSION} to false.</li>
+ *   <li>neither the topology nor the bolt's own configuration sets {@link ConfigKeys#FUSION} to false.</li>
  * </ul>
  *
  * <p>It also decides which executors share a thread (slices). When a topology has more executors than the machine has
@@ -56,11 +56,11 @@ public final class FusionPlan {
     /** The plan for a machine with {@code cores} cores (slices depend on it). */
     public static FusionPlan of(TopologyPlan plan, int cores) {
         Map<String, String> fused = new HashMap<>();
-        if (!ObjectReader.getBoolean(plan.conf().get(MicroburstConfig.FUSION), true)) {
+        if (!ObjectReader.getBoolean(plan.conf().get(ConfigKeys.FUSION), true)) {
             return new FusionPlan(fused, Map.of(), Map.of());
         }
         for (ComponentPlan c : plan.components().values()) {
-            if (c.isSpout() || !ObjectReader.getBoolean(c.conf().get(MicroburstConfig.FUSION), true)) {
+            if (c.isSpout() || !ObjectReader.getBoolean(c.conf().get(ConfigKeys.FUSION), true)) {
                 continue;
             }
             List<Subscription> inputs = c.inputs();
@@ -169,7 +169,7 @@ public final class FusionPlan {
 
     private static boolean sliceable(ComponentPlan c, Map<String, String> fused) {
         return !fused.containsKey(c.id()) && c.executors() >= 2
-            && ObjectReader.getBoolean(c.conf().get(MicroburstConfig.FUSION), true);
+            && ObjectReader.getBoolean(c.conf().get(ConfigKeys.FUSION), true);
     }
 
     private static boolean oneToOne(Grouping g, int producerTasks, int consumerTasks) {

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import io.microburst.MicroburstConfig;
+import io.microburst.config.ConfigKeys;
 import org.apache.storm.Config;
 import org.apache.storm.Constants;
 import org.apache.storm.generated.Bolt;
@@ -101,7 +101,7 @@ public final class TopologyPlan {
             throw invalid("Topology '" + name + "' is null");
         }
         checkConf(conf, trusted, "Topology '" + name + "'");
-        for (String key : List.of(MicroburstConfig.EXECUTOR_QUEUE_SIZE, MicroburstConfig.PRODUCER_BATCH_SIZE)) {
+        for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE)) {
             Integer value = intConf(conf, key, name);
             if (value != null && value < 1) {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);

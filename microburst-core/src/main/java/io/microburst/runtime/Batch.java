@@ -24,11 +24,11 @@ final class Batch {
     /** The link of the tuple the consumer read last: batches are read in order, once (consumer only). */
     private Link lastRead;
 
-    /** The executor that made this batch and takes it back once consumed; null for a batch used once. */
-    private final Executor owner;
+    /** The outbox that made this batch and takes it back once consumed; null for a batch used once. */
+    private final Outbox owner;
 
     @SuppressWarnings("unchecked")
-    Batch(int capacity, Executor owner) {
+    Batch(int capacity, Outbox owner) {
         this.owner = owner;
         links = new Link[capacity];
         values = new List[capacity];

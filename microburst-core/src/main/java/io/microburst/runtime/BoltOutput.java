@@ -22,7 +22,7 @@ final class BoltOutput extends OutputCollector {
     }
 
     private Collection<Tuple> anchors(Tuple anchor) {
-        return task.topology.acking() ? Collections.singletonList(anchor) : null;
+        return task.acking ? Collections.singletonList(anchor) : null;
     }
 
     @Override

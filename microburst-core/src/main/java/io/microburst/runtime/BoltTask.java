@@ -67,25 +67,25 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     /** Registers a link to this task and sets its executor. Any thread. */
     void attach(Link link) {
         synchronized (inbound) {
-            link.executorIndex = executor.index;
+            link.executorIndex = inbox.index;
             inbound.add(link);
         }
     }
 
     /** This task now runs on {@code target}; so do the tuples sent to it from now on. */
     @Override
-    void moveTo(Executor target) {
+    void moveTo(Inbox in, Outbox out) {
         synchronized (inbound) {
-            super.moveTo(target);
+            super.moveTo(in, out);
             for (Link link : inbound) {
-                link.executorIndex = target.index;
+                link.executorIndex = in.index;
             }
         }
     }
 
-    BoltTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId, boolean fused,
+    BoltTask(TaskHost host, Inbox inbox, Outbox outbox, ComponentPlan component, int taskId, boolean fused,
         int fusedDepth) {
-        super(topology, executor, component, taskId);
+        super(host, inbox, outbox, component, taskId);
         this.fused = fused;
         this.oddDepth = (fusedDepth & 1) == 1;
         // a fused task's first tuple is timed, so a slow one is found at once
@@ -99,7 +99,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             bolt.prepare(component.conf(), context, new BoltOutput(this));
             preparedFlag().set(true);
             up = true;
-            topology.taskStarted(this);
+            host.taskStarted(this);
         } catch (Throwable t) {
             failed(t, "prepare");
         }
@@ -125,7 +125,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
      * producer and the consumer fused into it were both inlined there, and the compiled code made one tuple for both
      * branches. When the producer's branch let its input escape (a lambda capturing the input tuple and passed to a
      * call, as WordCount's split bolt does), the consumer's tuples were allocated too, one per word. With a copy each,
-     * adjacent tasks of a fused chain have call sites of their own. See ARCHITECTURE.md, "One call site per fused
+     * adjacent tasks of a fused chain have call sites of their own. See docs/performance/2026-11-22-fused-path.md, "One call site per fused
      * depth". The hot callers (a fused send, the drain loop) pick the copy themselves rather than call this method, so
      * that each hop of a fused chain costs one inlining level less (C2 inlines at most 15 levels deep).
      *
@@ -157,7 +157,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
-        if (id instanceof TrackedMessageId && !tuple.settled && topology.acking()) {
+        if (id instanceof TrackedMessageId && !tuple.settled && acking) {
             hold(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
@@ -188,7 +188,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
-        if (id instanceof TrackedMessageId && !tuple.settled && topology.acking()) {
+        if (id instanceof TrackedMessageId && !tuple.settled && acking) {
             hold(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
@@ -243,7 +243,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             slowSinceNanos = start;
         }
         if (slowSamples >= SLOW_SAMPLES_TO_MOVE && start + nanos - slowSinceNanos >= SLOW_STREAK_NANOS) {
-            executor.requestDefuse(this, "it runs slower than its producer");
+            inbox.requestDefuse(this, "it runs slower than its producer");
         } else {
             sampleCounter = samplePeriod - 1;
         }
@@ -269,7 +269,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
 
     void executeTick(int frequencySecs) {
         if (tickLink == null) {
-            tickLink = new Link(topology.tupleContext(), Constants.SYSTEM_COMPONENT_ID, (int) Constants.SYSTEM_TASK_ID,
+            tickLink = new Link(host.tupleContext(), Constants.SYSTEM_COMPONENT_ID, (int) Constants.SYSTEM_TASK_ID,
                 Constants.SYSTEM_TICK_STREAM_ID, this, -1);
         }
         execute(tickLink, new Values(frequencySecs), UNANCHORED);
@@ -295,13 +295,13 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         int n = single != null ? 1 : targetCount;
         // acking first: with acking off the anchors are never touched, so the collection Storm's OutputCollector made
         // for them (and the anchor tuple in it) can be scalar-replaced
-        if (topology.acking() && anchors != null && !anchors.isEmpty()) {
+        if (acking && anchors != null && !anchors.isEmpty()) {
             sendAnchored(anchors, values, single, n);
         } else if (single != null) {
-            executor.send(single, values, UNANCHORED);
+            outbox.send(single, values, UNANCHORED);
         } else {
             for (int i = 0; i < n; i++) {
-                executor.send(targets[i], values, UNANCHORED);
+                outbox.send(targets[i], values, UNANCHORED);
             }
         }
         stats.emitted(r.index, n);
@@ -320,7 +320,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     /** @param single the only target, or null when the targets are in {@link #targets} */
     private void sendAnchored(Collection<Tuple> anchors, List<Object> values, Link single, int n) {
         for (int i = 0; i < n; i++) {
-            executor.send(single != null ? single : targets[i], values, anchoredId(anchors));
+            outbox.send(single != null ? single : targets[i], values, anchoredId(anchors));
         }
     }
 
@@ -383,8 +383,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         if (t.target() != this || !(t.getMessageId() instanceof TrackedMessageId)) {
             return;
         }
-        if (!executor.isOwnThread()) {
-            executor.post((Runnable) () -> release(t));
+        if (!inbox.isOwnThread()) {
+            inbox.post((Runnable) () -> release(t));
             return;
         }
         t.settled = true;
@@ -485,7 +485,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             try {
                 old.cleanup();
             } catch (Throwable t) {
-                topology.reportError(this, t);
+                host.reportError(this, t);
             }
         }
         cleanupHooks();

@@ -1,7 +1,7 @@
 package io.microburst.runtime;
 
 import java.util.List;
-import io.microburst.MicroburstConfig;
+import io.microburst.config.ConfigKeys;
 import io.microburst.reliability.MaxPendingTuner;
 import io.microburst.reliability.PendingTrees;
 import io.microburst.reliability.TrackedMessageId;
@@ -37,12 +37,12 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     /** Counts trees up to {@link #samplePeriod}: the tree that reaches it records its emit time (complete latency). */
     private int sampleCounter;
 
-    SpoutTask(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
-        super(topology, executor, component, taskId);
+    SpoutTask(TaskHost host, Inbox inbox, Outbox outbox, ComponentPlan component, int taskId) {
+        super(host, inbox, outbox, component, taskId);
         this.sampleCounter = sampleEvery - 1; // the first tree is timed
         Object max = component.conf().get(org.apache.storm.Config.TOPOLOGY_MAX_SPOUT_PENDING);
         this.maxPending = max == null ? 0 : ((Number) max).intValue();
-        if (ObjectReader.getBoolean(component.conf().get(MicroburstConfig.MAX_SPOUT_PENDING_AUTOTUNE), false)) {
+        if (ObjectReader.getBoolean(component.conf().get(ConfigKeys.MAX_SPOUT_PENDING_AUTOTUNE), false)) {
             tuner = new MaxPendingTuner(maxPending > 0 ? maxPending : 1000);
             maxPending = (int) Math.min(Integer.MAX_VALUE, tuner.get());
         } else {
@@ -57,8 +57,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
             spout.open(component.conf(), context, new SpoutOutput(this));
             preparedFlag().set(true);
             up = true;
-            topology.taskStarted(this);
-            if (topology.isActive()) {
+            host.taskStarted(this);
+            if (host.isActive()) {
                 activate();
             }
         } catch (Throwable t) {
@@ -115,16 +115,16 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
             emitted += emittedThisCall;
             // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch. The
             // clock is read after the first call; a fast spout is then checked every 64 calls, a slow one every call.
-            // The time decisions are arithmetic, not branches (see Executor.exceeds): over the turn's time, max drops
+            // The time decisions are arithmetic, not branches (see TurnBudget): over the turn's time, max drops
             // to the calls made and the loop ends.
             if (i == 0 || ((i + 1) & checkMask) == 0) {
-                if (executor.stopRequested()) {
+                if (inbox.stopRequested()) {
                     break;
                 }
                 long elapsed = System.nanoTime() - start;
-                max -= (max - i - 1) * Executor.exceeds(elapsed, Executor.TURN_BUDGET_NANOS);
+                max -= (max - i - 1) * TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS);
                 if (i == 0) {
-                    checkMask = 63 * Executor.exceeds(FAST_NEXT_TUPLE_NANOS, elapsed);
+                    checkMask = 63 * TurnBudget.exceeds(FAST_NEXT_TUPLE_NANOS, elapsed);
                 }
             }
         }
@@ -143,13 +143,13 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         Link single = chooseTargets(r, values, directTask);
         List<Integer> out = single != null ? single.targetTasks : chosenTasks;
         int n = single != null ? 1 : targetCount;
-        if (messageId != null && topology.acking()) {
+        if (messageId != null && acking) {
             sendTracked(r, values, messageId, single, n);
         } else if (single != null) {
-            executor.send(single, values, UNANCHORED);
+            outbox.send(single, values, UNANCHORED);
         } else {
             for (int i = 0; i < n; i++) {
-                executor.send(targets[i], values, UNANCHORED);
+                outbox.send(targets[i], values, UNANCHORED);
             }
         }
         stats.emitted(r.index, n);
@@ -157,7 +157,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         if (!hooks.isEmpty()) {
             emitHooks(values, streamId, out);
         }
-        if (messageId != null && !topology.acking()) {
+        if (messageId != null && !acking) {
             acked(messageId, r.index, -1);
         }
         return out;
@@ -199,7 +199,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         pending.add(tree);
         inFlight++;
         for (int i = 0; i < n; i++) {
-            executor.send(single != null ? single : targets[i], values, TrackedMessageId.of(tree, edges[i]));
+            outbox.send(single != null ? single : targets[i], values, TrackedMessageId.of(tree, edges[i]));
         }
         if (n == 0) {
             tree.completeIfEmpty();
@@ -209,7 +209,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     /** Any thread: a tree left PENDING through an ack or a fail. */
     @Override
     public void treeCompleted(TupleTree tree) {
-        executor.completeTree(tree);
+        inbox.completeTree(tree);
     }
 
     /** Spout thread: reports a completed tree to the spout. */
@@ -326,7 +326,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
             try {
                 old.close();
             } catch (Throwable t) {
-                topology.reportError(this, t);
+                host.reportError(this, t);
             }
         }
         cleanupHooks();

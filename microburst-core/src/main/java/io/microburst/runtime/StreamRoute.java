@@ -37,7 +37,7 @@ final class StreamRoute {
         this.fieldCount = stream.fields().size();
         this.direct = stream.isDirect();
         this.groupers = groupers;
-        int maxTaskId = producer.topology.plan().taskCount();
+        int maxTaskId = producer.host.plan().taskCount();
         this.links = new Link[groupers.length][];
         for (int g = 0; g < groupers.length; g++) {
             links[g] = linksTo(subscriptions.get(g), producer, maxTaskId);
@@ -58,8 +58,8 @@ final class StreamRoute {
     private Link[] linksTo(Subscription s, TaskRunner producer, int maxTaskId) {
         Link[] l = new Link[maxTaskId + 1];
         for (int t : s.consumer().taskIds()) {
-            l[t] = new Link(producer.topology.tupleContext(), producer.componentId(), producer.taskId, streamId,
-                producer.topology.bolt(t), s.inputIndex());
+            l[t] = new Link(producer.host.tupleContext(), producer.componentId(), producer.taskId, streamId,
+                producer.host.bolt(t), s.inputIndex());
         }
         return l;
     }

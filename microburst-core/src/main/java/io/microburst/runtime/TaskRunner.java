@@ -21,14 +21,21 @@ import org.apache.storm.tuple.MessageId;
 
 /**
  * One task slot of an executor: the task's routes, statistics and context, and the current user instance, which is
- * replaced by a fresh one when it fails. Confined to its executor's thread.
+ * replaced by a fresh one when it fails. Confined to its executor's thread. It reaches the topology only through
+ * {@link TaskHost}, and its executor only through its {@link Inbox} and {@link Outbox}.
  */
 abstract class TaskRunner {
     static final MessageId UNANCHORED = MessageId.makeUnanchored();
 
-    final TopologyRuntime topology;
-    /** The executor running this task; changes once at most, when a slow fused task gets its own (see defuse). */
-    volatile Executor executor;
+    final TaskHost host;
+    /**
+     * The inbox and outbox of the executor running this task; they change once at most, when a slow fused task gets an
+     * executor of its own (see Placement#defuse). The outbox is read for every emit, the inbox for every tuple drained.
+     */
+    volatile Inbox inbox;
+    volatile Outbox outbox;
+    /** Whether tuple trees are tracked: read on every emit, so a field of the task itself. */
+    final boolean acking;
     final ComponentPlan component;
     final int taskId;
     final TaskStats stats;
@@ -62,9 +69,11 @@ abstract class TaskRunner {
     /** The task named by the emitDirect in progress, for emit to take; -1 otherwise. */
     private int nextDirectTask = -1;
 
-    TaskRunner(TopologyRuntime topology, Executor executor, ComponentPlan component, int taskId) {
-        this.topology = topology;
-        this.executor = executor;
+    TaskRunner(TaskHost host, Inbox inbox, Outbox outbox, ComponentPlan component, int taskId) {
+        this.host = host;
+        this.inbox = inbox;
+        this.outbox = outbox;
+        this.acking = host.acking();
         this.component = component;
         this.taskId = taskId;
         this.sampleEvery = sampleEvery(component.conf().get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
@@ -107,19 +116,20 @@ abstract class TaskRunner {
 
     /** The collector's flush (spouts and bolts alike): hands pending batches over, on the executor's own thread. */
     public final void flush() {
-        if (executor.isOwnThread()) {
-            executor.flushAll();
+        if (inbox.isOwnThread()) {
+            outbox.flushAll();
         }
     }
 
     /** The collector's reportError (spouts and bolts alike). */
     public final void reportError(Throwable error) {
-        topology.reportError(this, error);
+        host.reportError(this, error);
     }
 
-    /** This task now runs on {@code target} (see {@link TopologyRuntime#defuse}). */
-    void moveTo(Executor target) {
-        executor = target;
+    /** This task now runs on the executor of {@code in} and {@code out} (see Placement#defuse). */
+    void moveTo(Inbox in, Outbox out) {
+        outbox = out;
+        inbox = in;
     }
 
     /** Builds groupers; needs a context, so it runs once the first context exists. */
@@ -133,11 +143,11 @@ abstract class TaskRunner {
             for (Subscription sub : s.subscriptions()) {
                 List<Integer> local = new ArrayList<>();
                 for (int t : sub.consumer().taskIds()) {
-                    if (topology.executorOfTask(t) == executor) {
+                    if (host.inboxOfTask(t) == inbox) {
                         local.add(t);
                     }
                 }
-                Grouper g = Groupers.create(sub, taskId, local, context, topology.loader());
+                Grouper g = Groupers.create(sub, taskId, local, context, host.loader());
                 if (g != null) {
                     groupers.add(g);
                     subscriptions.add(sub);
@@ -306,14 +316,14 @@ abstract class TaskRunner {
 
     /** Creates the user instance and a fresh context with automatic hooks; the caller then opens or prepares it. */
     final Object newInstance() {
-        context = topology.newTaskContext(this);
+        context = host.newTaskContext(this);
         buildRoutes();
-        Object instance = UserObjects.instantiate(component.object(), topology.loader(), component.id());
-        Object hookNames = topology.plan().conf().get(Config.TOPOLOGY_AUTO_TASK_HOOKS);
+        Object instance = UserObjects.instantiate(component.object(), host.loader(), component.id());
+        Object hookNames = host.plan().conf().get(Config.TOPOLOGY_AUTO_TASK_HOOKS);
         if (hookNames instanceof List<?> names) {
             for (Object name : names) {
                 try {
-                    Class<?> type = Class.forName(String.valueOf(name), true, topology.loader());
+                    Class<?> type = Class.forName(String.valueOf(name), true, host.loader());
                     context.addTaskHook((ITaskHook) type.getDeclaredConstructor().newInstance());
                 } catch (ReflectiveOperationException | ClassCastException e) {
                     throw new IllegalArgumentException("Cannot create task hook '" + name + "' listed in "
@@ -326,7 +336,7 @@ abstract class TaskRunner {
     }
 
     final AtomicBoolean preparedFlag() {
-        return topology.preparedFlag(taskId);
+        return host.preparedFlag(taskId);
     }
 
     /** Opens or prepares a fresh instance; a failure is reported and the task retried later. */
@@ -338,7 +348,7 @@ abstract class TaskRunner {
     /** A failure of user code: the instance is dropped and the runtime decides on a restart. */
     final void failed(Throwable error, String phase) {
         up = false;
-        topology.taskFailed(this, error, phase);
+        host.taskFailed(this, error, phase);
     }
 
     final void cleanupHooks() {
@@ -346,7 +356,7 @@ abstract class TaskRunner {
             try {
                 hook.cleanup();
             } catch (Throwable t) {
-                topology.reportError(this, t);
+                host.reportError(this, t);
             }
         }
         hooks = List.of();

@@ -11,28 +11,28 @@ class ParkBackoffTest {
 
     @Test
     void aBoltParksShortlyWhileWarmThenDoublesUpToItsMaximum() {
-        for (int parks = 0; parks < Executor.WARM_PARKS; parks++) {
-            assertEquals(Executor.WARM_PARK_NANOS, Executor.parkNanos(parks, false, BOLT_MAX), "park " + parks);
+        for (int parks = 0; parks < IdleStrategy.WARM_PARKS; parks++) {
+            assertEquals(IdleStrategy.WARM_PARK_NANOS, IdleStrategy.parkNanos(parks, false, BOLT_MAX), "park " + parks);
         }
-        assertEquals(2 * Executor.WARM_PARK_NANOS, Executor.parkNanos(Executor.WARM_PARKS, false, BOLT_MAX));
-        assertEquals(4 * Executor.WARM_PARK_NANOS, Executor.parkNanos(Executor.WARM_PARKS + 1, false, BOLT_MAX));
-        assertEquals(BOLT_MAX, Executor.parkNanos(Executor.WARM_PARKS + 30, false, BOLT_MAX));
-        assertEquals(BOLT_MAX, Executor.parkNanos(Integer.MAX_VALUE, false, BOLT_MAX), "no overflow, however long idle");
+        assertEquals(2 * IdleStrategy.WARM_PARK_NANOS, IdleStrategy.parkNanos(IdleStrategy.WARM_PARKS, false, BOLT_MAX));
+        assertEquals(4 * IdleStrategy.WARM_PARK_NANOS, IdleStrategy.parkNanos(IdleStrategy.WARM_PARKS + 1, false, BOLT_MAX));
+        assertEquals(BOLT_MAX, IdleStrategy.parkNanos(IdleStrategy.WARM_PARKS + 30, false, BOLT_MAX));
+        assertEquals(BOLT_MAX, IdleStrategy.parkNanos(Integer.MAX_VALUE, false, BOLT_MAX), "no overflow, however long idle");
     }
 
     @Test
     void anExecutorWithSpoutsDoublesFrom50MicrosecondsUpToItsMaximum() {
-        assertEquals(50_000, Executor.parkNanos(0, true, SPOUT_MAX));
-        assertEquals(100_000, Executor.parkNanos(1, true, SPOUT_MAX));
-        assertEquals(800_000, Executor.parkNanos(4, true, SPOUT_MAX));
-        assertEquals(SPOUT_MAX, Executor.parkNanos(5, true, SPOUT_MAX));
-        assertEquals(SPOUT_MAX, Executor.parkNanos(Integer.MAX_VALUE, true, SPOUT_MAX));
+        assertEquals(50_000, IdleStrategy.parkNanos(0, true, SPOUT_MAX));
+        assertEquals(100_000, IdleStrategy.parkNanos(1, true, SPOUT_MAX));
+        assertEquals(800_000, IdleStrategy.parkNanos(4, true, SPOUT_MAX));
+        assertEquals(SPOUT_MAX, IdleStrategy.parkNanos(5, true, SPOUT_MAX));
+        assertEquals(SPOUT_MAX, IdleStrategy.parkNanos(Integer.MAX_VALUE, true, SPOUT_MAX));
     }
 
     @Test
     void aLowerMaximumAlwaysWins() {
         // an executor whose consumer is full parks at most 50 µs, warm or not
-        assertEquals(50_000, Executor.parkNanos(0, false, 50_000));
-        assertEquals(50_000, Executor.parkNanos(3, true, 50_000));
+        assertEquals(50_000, IdleStrategy.parkNanos(0, false, 50_000));
+        assertEquals(50_000, IdleStrategy.parkNanos(3, true, 50_000));
     }
 }

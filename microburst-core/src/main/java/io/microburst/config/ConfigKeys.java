@@ -1,0 +1,23 @@
+package io.microburst.config;
+
+/**
+ * The configuration keys Microburst adds to Storm's, defined here, below every package that reads them, so that the
+ * planner and the runtime never depend on the cluster facade's package. Users see them as
+ * {@code io.microburst.MicroburstConfig}, which declares the same constants (documented there).
+ *
+ * <p>Threading: constants only.
+ */
+public final class ConfigKeys {
+    public static final String FUSION = "microburst.fusion";
+    public static final String TASK_FAILURE_LIMIT = "microburst.task.failure.limit";
+    public static final String TASK_FAILURE_WINDOW_SECS = "microburst.task.failure.window.secs";
+    public static final String TASK_RESTART_BACKOFF_MS = "microburst.task.restart.backoff.ms";
+    public static final String MAX_SPOUT_PENDING_AUTOTUNE = "microburst.max.spout.pending.autotune";
+    public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
+    public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
+    public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = 4096;
+    public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
+
+    private ConfigKeys() {
+    }
+}

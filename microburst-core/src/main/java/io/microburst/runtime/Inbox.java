@@ -1,0 +1,335 @@
+package io.microburst.runtime;
+
+import java.util.ArrayDeque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import io.microburst.reliability.TrackedMessageId;
+import io.microburst.reliability.TupleTree;
+import org.apache.storm.tuple.MessageId;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.MpscChunkedArrayQueue;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.jctools.util.Pow2;
+
+/**
+ * The receiving side of one executor: what other threads put in for it (batches from executors, single tuples from
+ * threads of the user's own, mail) and what it has queued for itself (a self-subscription's tuples, trees completed
+ * on its own thread), with the drains that execute them and the park/wake handshake.
+ *
+ * <p>Threading: {@link #batches}, the foreign queue, {@link #post}, {@link #offer}, {@link #wake} and the volatile
+ * fields accept any thread; everything else belongs to the executor's own thread. The thread is set once, before any
+ * executor of the topology starts (Thread.start orders that write before every reader).
+ */
+final class Inbox {
+    private static final int MAIL_LIMIT = 4096;
+    static final int DRAIN_CHUNK = 16;
+
+    final int index;
+    final String name;
+    /** Batches from other executors; as many slots as it takes to hold the configured queue size in full batches. */
+    final MpscArrayQueue<Batch> batches;
+    /**
+     * Tuples emitted from threads that are not executors (user code with threads of its own); bounded by the queue
+     * size, its array grows in chunks as it fills, since most executors never see such a tuple.
+     */
+    private final MpscChunkedArrayQueue<RoutedTuple> foreign;
+    private final MpscUnboundedXaddArrayQueue<Object> mailbox = new MpscUnboundedXaddArrayQueue<>(256);
+    /** Tuples for another task of this executor (a self-subscription), so an executor never blocks on itself. */
+    final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
+    private final ArrayDeque<TupleTree> completed = new ArrayDeque<>();
+    /** Fused tasks to move to executors of their own after this turn, with the reason for the log. */
+    final Map<BoltTask, String> defuseRequests = new LinkedHashMap<>();
+    final int drainLimit;
+    private final Switchboard board;
+    /** This executor's outbox: a tuple for a task that moved away is sent on through it. */
+    private Outbox outbox;
+    /** The inbox batch being executed, and the index of its next tuple. */
+    private Batch current;
+    private int position;
+    private final MessagePassingQueue.Consumer<RoutedTuple> executeOne = this::execute;
+    private final MessagePassingQueue.Consumer<Object> handleMail = this::handleMail;
+
+    /** Written once before any executor of the topology starts; read by producers to wake this one. */
+    private Thread thread;
+    volatile boolean sleeping;
+    private volatile boolean stopRequested;
+    /** True when this executor runs spouts (set before its thread starts). */
+    private boolean runsSpouts;
+    /**
+     * When this executor's spouts are polled next, while they wait as their wait strategy says (written by its own
+     * thread just before it parks, read by idle bolts elsewhere); a time already past while they may be polled any
+     * moment.
+     */
+    volatile long nextPollNanos = System.nanoTime();
+    /** True when this executor was parked for under a tenth of its last balance window (see Balancer). */
+    volatile boolean busy;
+
+    Inbox(int index, String name, int queueSize, int batchSize, Switchboard board) {
+        this.index = index;
+        this.name = name;
+        this.board = board;
+        int tuples = Math.max(2, queueSize);
+        this.batches = new MpscArrayQueue<>(Math.max(2, tuples / batchSize));
+        int foreignMax = Math.max(4, tuples);
+        this.foreign = new MpscChunkedArrayQueue<>(Math.min(256, Pow2.roundToPowerOfTwo(foreignMax) / 2), foreignMax);
+        this.drainLimit = Math.max(1, Math.min(256, tuples));
+    }
+
+    void connect(Outbox own, boolean spouts) {
+        this.outbox = own;
+        this.runsSpouts = spouts;
+    }
+
+    void setThread(Thread t) {
+        thread = t;
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    boolean isOwnThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Takes mail (commands, trees completed elsewhere) and trees completed on this thread; returns how many. */
+    int drainMail() {
+        int work = mailbox.drain(handleMail, MAIL_LIMIT);
+        TupleTree done;
+        while ((done = completed.poll()) != null) {
+            ((SpoutTask) done.owner()).finishTree(done);
+            work++;
+        }
+        return work;
+    }
+
+    /**
+     * Executes up to {@link #drainLimit} queued tuples, in chunks, stopping early once a millisecond has passed, so a
+     * slow bolt still reads its mail (ticks, timeout stamps, a stop) often. A batch left half done is resumed on the
+     * next turn.
+     *
+     * <p>The clock (about 25 ns a read here) is read after the first chunk and after the next; when the tuples between
+     * the two ran fast enough that a whole drain limit of them would fit in the budget, it is not read again this turn.
+     * Both time decisions are arithmetic, not branches (see {@link TurnBudget}).
+     */
+    int drainInbox() {
+        int done = 0;
+        int limit = drainLimit;
+        long start = 0;
+        int doneAtStart = 0;
+        int timed = 1;
+        boolean foreignLeft = !foreign.isEmpty();
+        while (done < limit) {
+            if (foreignLeft) {
+                int n = foreign.drain(executeOne, DRAIN_CHUNK);
+                foreignLeft = n == DRAIN_CHUNK;
+                done += n;
+            } else {
+                Batch b = current;
+                if (b == null) {
+                    b = batches.relaxedPoll();
+                    if (b == null) {
+                        break;
+                    }
+                    current = b;
+                    position = 0;
+                }
+                int from = position;
+                int to = Math.min(b.size, from + DRAIN_CHUNK);
+                position = to;
+                for (int i = from; i < to; i++) {
+                    Link link = b.link(i);
+                    BoltTask target = link.target;
+                    if (target.inbox != this) {
+                        forward(link, b.values[i], b.id(i));
+                    } else if (target.oddDepth) {
+                        target.executeOdd(link, b.values[i], b.id(i));
+                    } else {
+                        target.executeEven(link, b.values[i], b.id(i));
+                    }
+                }
+                if (to == b.size) {
+                    current = null;
+                    b.recycle();
+                }
+                done += to - from;
+            }
+            // the clock is read once a chunk is done; arithmetic, so that this is one branch with both outcomes in every
+            // drain: "fewer than a chunk done" happens only for a part batch, which a busy stream sends at random
+            // moments, and as a branch of its own it was compiled as a trap (see TurnBudget)
+            if ((timed & TurnBudget.exceeds(done, DRAIN_CHUNK - 1)) != 0) {
+                long now = System.nanoTime();
+                if (start == 0) {
+                    start = now;
+                    doneAtStart = done;
+                } else {
+                    long elapsed = now - start;
+                    // over the budget, the limit drops to what is done and the loop ends
+                    limit -= (limit - done) * TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS);
+                    timed = TurnBudget.drainStaysTimed(elapsed, done - doneAtStart, drainLimit);
+                }
+            }
+        }
+        return done;
+    }
+
+    int drainLocal() {
+        int n = 0;
+        RoutedTuple t;
+        while (n < drainLimit && (t = local.poll()) != null) {
+            execute(t);
+            n++;
+        }
+        return n;
+    }
+
+    private void execute(RoutedTuple tuple) {
+        BoltTask target = tuple.target();
+        if (target.inbox != this) {
+            forward(tuple.link, tuple.getValues(), tuple.getMessageId());
+        } else {
+            target.execute(tuple);
+        }
+    }
+
+    /**
+     * A tuple queued here for a task that has since moved to an executor of its own (a sliced task that proved slow, or
+     * one from a user's thread that raced a move): it goes on to that executor, never executed on this thread. The
+     * link already names the new executor here: a task moves once, on the thread of the executor it leaves, which
+     * updates its links itself; any other thread that reads an old index sends to that executor, which forwards.
+     */
+    private void forward(Link link, List<Object> values, MessageId id) {
+        outbox.send(link, values, id);
+    }
+
+    private void handleMail(Object mail) {
+        if (mail instanceof TupleTree tree) {
+            ((SpoutTask) tree.owner()).finishTree(tree);
+        } else {
+            ((Runnable) mail).run();
+        }
+    }
+
+    /** Posts a command or a completed tuple tree to run on this executor's thread. Any thread; never blocks. */
+    void post(Object mail) {
+        mailbox.offer(mail);
+        wake();
+    }
+
+    /**
+     * Posts an action on one task to the thread that runs the task when the action runs: if the task has moved by
+     * then, the action follows it.
+     */
+    void postForTask(TaskRunner task, Runnable action) {
+        post((Runnable) () -> {
+            Inbox now = task.inbox;
+            if (now != this) {
+                now.postForTask(task, action);
+            } else {
+                action.run();
+            }
+        });
+    }
+
+    /**
+     * A tree of one of this executor's spouts completed. On this thread (a fused or local bolt acked) it waits in a
+     * plain local queue; from another thread it goes through the mailbox. Either way the spout hears of it on a later
+     * turn, never inside its own nextTuple.
+     */
+    void completeTree(TupleTree tree) {
+        if (Thread.currentThread() == thread) {
+            completed.add(tree);
+        } else {
+            post(tree);
+        }
+    }
+
+    /** A fused task of this executor moves to an executor of its own after this turn. Executor thread. */
+    void requestDefuse(BoltTask task, String why) {
+        defuseRequests.putIfAbsent(task, why);
+    }
+
+    /** A tuple from a thread of the user's own; waits while the queue is full (backpressure). */
+    void offer(RoutedTuple tuple) {
+        int waits = 0;
+        while (!foreign.offer(tuple)) {
+            if (board.isHalted()) {
+                board.dropped(1);
+                return;
+            }
+            wake();
+            Outbox.backOff(waits++);
+        }
+        wake();
+    }
+
+    /** Wakes the executor if it is parked. Any thread. */
+    void wake() {
+        if (sleeping) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** True when nothing waits here: the executor may park. Executor thread. */
+    boolean nothingWaiting() {
+        return batches.isEmpty() && foreign.isEmpty() && current == null && mailbox.isEmpty() && local.isEmpty()
+            && completed.isEmpty() && !stopRequested;
+    }
+
+    /** Asks the thread to stop after its current turn. Any thread. */
+    void requestStop() {
+        stopRequested = true;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    boolean stopRequested() {
+        return stopRequested;
+    }
+
+    /**
+     * Nanoseconds until this executor's spouts are polled next, counted from {@code now}: 0 if they may be polled any
+     * moment (they are not waiting out their wait strategy), and -1 if it runs no spouts. Any thread.
+     */
+    long untilPoll(long now) {
+        if (!runsSpouts) {
+            return -1;
+        }
+        return Math.max(0, nextPollNanos - now);
+    }
+
+    /**
+     * Stamps the trees of tracked tuples waiting here (STORM-2359). Executor thread; the batch queue is read with
+     * JCTools' weakly consistent iterator.
+     */
+    void touchQueued(long now) {
+        for (Batch b : batches) {
+            b.touch(0, now);
+        }
+        if (current != null) {
+            current.touch(position, now);
+        }
+        for (RoutedTuple t : foreign) {
+            touch(t, now);
+        }
+        for (RoutedTuple t : local) {
+            touch(t, now);
+        }
+    }
+
+    private static void touch(RoutedTuple t, long now) {
+        if (t != null && t.getMessageId() instanceof TrackedMessageId id) {
+            id.touch(now);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,138 @@
+package io.microburst.runtime;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import io.microburst.metrics.MetricsConsumers;
+import io.microburst.metrics.V2DataPoints;
+import io.microburst.plan.TopologyPlan;
+import org.apache.storm.Config;
+import org.apache.storm.Constants;
+import org.apache.storm.metric.api.IMetric;
+import org.apache.storm.metric.api.IMetricsConsumer;
+import org.apache.storm.metrics2.StormMetricRegistry;
+import org.apache.storm.utils.ObjectReader;
+
+/**
+ * The topology's metrics consumers ({@code topology.metrics.consumer.register}) and what feeds them: the IMetrics
+ * tasks register, read bucket by bucket, and the v2 registry's task metrics when Storm's v2 tick is on. Collection
+ * runs on the executor thread that runs the tasks (the timer posts it there), so user metrics are read by the thread
+ * that writes them.
+ *
+ * <p>Threading: {@link #start} and {@link #cleanup} under the lifecycle's lock; the collections on executor threads;
+ * {@link MetricsConsumers} delivers to each consumer one call at a time.
+ */
+final class MetricsWiring {
+    private final TopologyPlan plan;
+    private final ClassLoader loader;
+    private final WorkerResources resources;
+    private final Supervisor supervisor;
+    private final MetricsConsumers consumers;
+
+    MetricsWiring(TopologyPlan plan, ClassLoader loader, WorkerResources resources, Supervisor supervisor) {
+        this.plan = plan;
+        this.loader = loader;
+        this.resources = resources;
+        this.supervisor = supervisor;
+        this.consumers = new MetricsConsumers((component, error) -> supervisor.reportError(component, -1, error));
+    }
+
+    /** True when no consumer is registered: nothing needs collecting. */
+    boolean isEmpty() {
+        return consumers.isEmpty();
+    }
+
+    /** Whether v2 metrics are collected for the consumers, and every how many seconds. */
+    int v2IntervalSecs() {
+        if (consumers.isEmpty()
+            || !ObjectReader.getBoolean(plan.conf().get(Config.TOPOLOGY_ENABLE_V2_METRICS_TICK),
+            false)) {
+            return -1;
+        }
+        return ObjectReader.getInt(
+            plan.conf().get(Config.TOPOLOGY_V2_METRICS_TICK_INTERVAL_SECONDS), 60);
+    }
+
+    @SuppressWarnings("unchecked")
+    void start() {
+        Object registrations = plan.conf().get(Config.TOPOLOGY_METRICS_CONSUMER_REGISTER);
+        if (!(registrations instanceof List<?> list) || list.isEmpty()) {
+            return;
+        }
+        Map<Integer, String> taskToComponent = new HashMap<>(plan.taskToComponent());
+        Map<String, List<Integer>> componentTasks = new HashMap<>(plan.componentToSortedTasks());
+        int nextTask = plan.taskCount() + 1;
+        List<Object[]> created = new ArrayList<>();
+        for (Object r : list) {
+            Map<String, Object> registration = (Map<String, Object>) r;
+            String className = (String) registration.get("class");
+            String componentId = Constants.METRICS_COMPONENT_ID_PREFIX + className;
+            int taskId = nextTask++;
+            taskToComponent.put(taskId, componentId);
+            componentTasks.put(componentId, List.of(taskId));
+            try {
+                Class<?> type = Class.forName(className, true, loader);
+                created.add(new Object[] {componentId, taskId, type.getDeclaredConstructor().newInstance(),
+                    registration.get("argument")});
+            } catch (ReflectiveOperationException | ClassCastException e) {
+                throw new IllegalArgumentException("Cannot create metrics consumer '" + className + "': " + e, e);
+            }
+        }
+        for (Object[] c : created) {
+            String componentId = (String) c[0];
+            int taskId = (Integer) c[1];
+            IMetricsConsumer consumer = (IMetricsConsumer) c[2];
+            consumer.prepare(plan.conf(), c[3], resources.consumerContext(taskToComponent, componentTasks, taskId),
+                error -> supervisor.reportError(componentId, taskId, error));
+            consumers.add(componentId, taskId, consumer);
+        }
+    }
+
+    /** Reads the IMetrics of one time bucket registered by the tasks of {@code e}. On e's thread. */
+    void collect(Executor e, int bucket) {
+        Map<Integer, Map<String, IMetric>> byTask = e.registeredMetrics.get(bucket);
+        if (byTask == null) {
+            return;
+        }
+        long now = System.currentTimeMillis() / 1000;
+        for (TaskRunner t : e.tasks()) {
+            Map<String, IMetric> metrics = byTask.get(t.taskId);
+            if (metrics == null || metrics.isEmpty()) {
+                continue;
+            }
+            List<IMetricsConsumer.DataPoint> points = new ArrayList<>();
+            for (Map.Entry<String, IMetric> m : metrics.entrySet()) {
+                try {
+                    Object value = m.getValue().getValueAndReset();
+                    if (value != null) {
+                        points.add(new IMetricsConsumer.DataPoint(m.getKey(), value));
+                    }
+                } catch (Throwable error) {
+                    supervisor.reportError(t, error);
+                }
+            }
+            if (!points.isEmpty()) {
+                consumers.deliver(new IMetricsConsumer.TaskInfo(WorkerResources.HOST, WorkerResources.WORKER_PORT,
+                    t.componentId(), t.taskId, now, bucket), points);
+            }
+        }
+    }
+
+    /** Reads the v2 registry's metrics of the tasks of {@code e}. On e's thread. */
+    void collectV2(Executor e, int interval) {
+        StormMetricRegistry registry = resources.metricRegistry();
+        long now = System.currentTimeMillis() / 1000;
+        for (TaskRunner t : e.tasks()) {
+            List<IMetricsConsumer.DataPoint> points = V2DataPoints.of(registry, t.taskId);
+            if (!points.isEmpty()) {
+                consumers.deliver(new IMetricsConsumer.TaskInfo(WorkerResources.HOST, WorkerResources.WORKER_PORT,
+                    t.componentId(), t.taskId, now, interval), points);
+            }
+        }
+    }
+
+    void cleanup() {
+        consumers.cleanup();
+    }
+}

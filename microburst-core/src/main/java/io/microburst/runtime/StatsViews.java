@@ -1,0 +1,54 @@
+package io.microburst.runtime;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import io.microburst.metrics.StatsHistory;
+import io.microburst.metrics.TaskStats;
+
+/**
+ * Read-only views of a topology's statistics: per executor as Storm counts them (one component's tasks on one thread;
+ * fused components share a thread but are separate executors here), and the history that Storm's time windows are
+ * computed from. Counters are written by task threads and only read here.
+ *
+ * <p>Threading: any thread.
+ */
+final class StatsViews {
+    private final StatsHistory history = new StatsHistory();
+
+    /** A view of each executor for statistics: its name, task range and the stats of its tasks. */
+    static List<ExecutorView> of(Executor[] executors) {
+        List<ExecutorView> views = new ArrayList<>();
+        for (Executor e : executors) {
+            Map<String, List<TaskRunner>> byComponent = new LinkedHashMap<>();
+            for (TaskRunner t : e.tasks()) {
+                byComponent.computeIfAbsent(t.componentId(), k -> new ArrayList<>()).add(t);
+            }
+            for (List<TaskRunner> tasks : byComponent.values()) {
+                List<TaskStats> stats = new ArrayList<>();
+                for (TaskRunner t : tasks) {
+                    stats.add(t.stats);
+                }
+                TaskRunner first = tasks.get(0);
+                TaskRunner last = tasks.get(tasks.size() - 1);
+                views.add(new ExecutorView(first.componentId(), first.taskId, last.taskId, first instanceof SpoutTask,
+                    stats, e.name));
+            }
+        }
+        return views;
+    }
+
+    /** Records the counters of every task now (the timer calls it every {@link StatsHistory#RECORD_EVERY_MS}). */
+    void record(Executor[] executors) {
+        List<TaskStats> all = new ArrayList<>();
+        for (ExecutorView v : of(executors)) {
+            all.addAll(v.tasks());
+        }
+        history.record(System.currentTimeMillis(), all);
+    }
+
+    StatsHistory history() {
+        return history;
+    }
+}

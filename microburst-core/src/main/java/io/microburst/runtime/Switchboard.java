@@ -1,0 +1,104 @@
+package io.microburst.runtime;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+
+/**
+ * What the data path of one topology shares between its executors: every executor's {@link Inbox} by index, whether
+ * the topology is active or halted, how many executors hold batches for a full consumer on a cycle, and the count of
+ * tuples dropped at a stop. Producers read it per batch, never per tuple.
+ *
+ * <p>Threading: any thread. The inbox array is replaced (volatile) when an executor is added; the flags are volatile;
+ * the counters are atomic.
+ */
+final class Switchboard {
+    private volatile Inbox[] inboxes = new Inbox[0];
+    private volatile boolean active;
+    private volatile boolean halted;
+    private final AtomicLong dropped = new AtomicLong();
+    /** Executors holding tuples for a full consumer on a cycle; spouts pause while any does. */
+    private final AtomicInteger overflowing = new AtomicInteger();
+    /** For an executor index, which executors can feed it back (see Placement#cycleFlags). */
+    private volatile IntFunction<boolean[]> cycleFlags = i -> new boolean[0];
+
+    Inbox inbox(int index) {
+        return inboxes[index];
+    }
+
+    Inbox[] inboxes() {
+        return inboxes;
+    }
+
+    void publish(Inbox[] all, IntFunction<boolean[]> cycles) {
+        this.cycleFlags = cycles;
+        this.inboxes = all;
+    }
+
+    boolean[] cycleFlags(int from) {
+        return cycleFlags.apply(from);
+    }
+
+    boolean isActive() {
+        return active;
+    }
+
+    void setActive(boolean value) {
+        active = value;
+    }
+
+    boolean isHalted() {
+        return halted;
+    }
+
+    void setHalted(boolean value) {
+        halted = value;
+    }
+
+    void dropped(int count) {
+        dropped.addAndGet(count);
+    }
+
+    long droppedTotal() {
+        return dropped.get();
+    }
+
+    void overflowChanged(int delta) {
+        overflowing.addAndGet(delta);
+    }
+
+    boolean spoutsMayRun() {
+        return active && !halted && overflowing.get() == 0;
+    }
+
+    /**
+     * Nanoseconds until the first of the topology's spout executors is polled next, while every one of them waits out
+     * its spouts' wait strategy; 0 when any of them may be polled any moment (working, held back for another reason,
+     * or using a wait strategy of the user's own, whose wait is not known).
+     */
+    long untilSpoutsPoll() {
+        long now = System.nanoTime();
+        long soonest = Long.MAX_VALUE;
+        for (Inbox e : inboxes) {
+            long until = e.untilPoll(now);
+            if (until == 0) {
+                return 0;
+            }
+            if (until > 0) {
+                soonest = Math.min(soonest, until);
+            }
+        }
+        return soonest == Long.MAX_VALUE ? 0 : soonest;
+    }
+
+    /** Executors of this topology that were busy all through their last balance window. */
+    int busyExecutors() {
+        int n = 0;
+        for (Inbox e : inboxes) {
+            if (e.busy) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

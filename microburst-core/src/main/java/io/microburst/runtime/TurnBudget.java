@@ -1,0 +1,31 @@
+package io.microburst.runtime;
+
+/**
+ * The time budget of one executor turn and the branch-free comparisons that spend it. Stateless; any thread.
+ *
+ * <p>A turn overruns its budget only when its thread is descheduled in the middle of it, so for millions of turns the
+ * JIT sees one outcome of such a comparison and compiles the other as a trap; the first overrun, at a random moment in
+ * a steady run, then deoptimizes the loop. In measurements a thread went on running that method in the interpreter
+ * for the rest of the run, at a third to a half of its speed (see docs/performance/2026-11-23-executor-loop-traps.md).
+ * So time decisions are arithmetic: the sign bit of a difference lowers a loop's limit or clears a flag.
+ */
+final class TurnBudget {
+    /** How long one turn may read input or call spouts before it reads its mail again. */
+    static final long TURN_BUDGET_NANOS = 1_000_000;
+
+    private TurnBudget() {
+    }
+
+    /**
+     * 1 while the clock must still be read this turn, 0 once {@code tuples} executed in {@code elapsedNanos} show a
+     * pace at which a whole drain limit of tuples fits in one turn's budget.
+     */
+    static int drainStaysTimed(long elapsedNanos, int tuples, int drainLimit) {
+        return exceeds(elapsedNanos * drainLimit, TURN_BUDGET_NANOS * tuples - 1);
+    }
+
+    /** 1 when {@code value > bound}, else 0, computed without a branch. */
+    static int exceeds(long value, long bound) {
+        return (int) ((bound - value) >>> 63);
+    }
+}
