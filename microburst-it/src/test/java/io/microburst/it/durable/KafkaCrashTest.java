@@ -1,0 +1,273 @@
+package io.microburst.it.durable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.microburst.cli.Main;
+import io.microburst.state.RocksDbKeyValueStateProvider;
+import io.microburst.state.RocksDbStore;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.storm.Config;
+import org.apache.storm.state.KeyValueState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kill -9 with nothing lost: a real Kafka broker (its own JVM), a numbered stream produced while the topology runs,
+ * and {@link KafkaCountingTopology} run by {@code microburst local} in a subprocess that is SIGKILLed at random points
+ * and restarted each time. At the end every produced record must be counted at least once in the committed state;
+ * the duplicates (state total minus records), the kills that hit a checkpoint in flight and the recovery times are
+ * printed and written to {@code target/kafka-crash-report.txt}.
+ *
+ * <p>The short variant (CI) kills 4 times; {@code -Dmicroburst.long=true} kills 25 times.
+ */
+class KafkaCrashTest {
+    private static final boolean LONG_RUN = Boolean.getBoolean("microburst.long");
+    private static final int KILLS = LONG_RUN ? 25 : 4;
+    private static final String TOPIC = "numbers";
+    private static final int PARTITIONS = 3;
+    /** The producer's pace: records per batch, one batch every 20 ms (5,000 records/s). */
+    private static final int BATCH = 100;
+    private static final long PROCESS_TIMEOUT_SECONDS = 180;
+    private static final Pattern RESTORED = Pattern.compile("^RESTORED (\\S+) (\\d+)$", Pattern.MULTILINE);
+    private static final Pattern FIRST = Pattern.compile("^FIRST (\\d+)$", Pattern.MULTILINE);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigkilledAtRandomPointsAndRestartedLosesNoRecord() throws Exception {
+        Path stateDir = dir.resolve("state");
+        Path jar = topologyJar();
+        Random random = new Random();
+        try (KafkaBroker broker = KafkaBroker.start(Files.createDirectories(dir.resolve("kafka")))) {
+            broker.createTopic(TOPIC, PARTITIONS);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong produced = new AtomicLong();
+            AtomicReference<Throwable> produceFailure = new AtomicReference<>();
+            Thread producer = new Thread(() -> produce(broker, stop, produced, produceFailure), "producer");
+            producer.start();
+
+            List<Long> recoveryMillis = new ArrayList<>();
+            Set<String> namespaces = new TreeSet<>();
+            int killsInCheckpoint = 0;
+            try {
+                for (int run = 0; run < KILLS; run++) {
+                    try (JvmProcess topology = startTopology(broker, stateDir, jar, run)) {
+                        long first = awaitFirstRecord(topology);
+                        recoveryMillis.add(first - topology.startedAtMillis);
+                        namespaces.addAll(restoredNamespaces(topology));
+                        long delay = 50 + random.nextInt(2000);
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(delay)); // the random kill point
+                        topology.kill();
+                    }
+                    if (anyCheckpointInFlight(stateDir, namespaces)) {
+                        killsInCheckpoint++;
+                    }
+                }
+            } finally {
+                stop.set(true);
+                producer.join();
+            }
+            if (produceFailure.get() != null) {
+                throw new AssertionError("producing failed", produceFailure.get());
+            }
+            long records = produced.get();
+
+            long drainStart = System.currentTimeMillis();
+            try (JvmProcess topology = startTopology(broker, stateDir, jar, KILLS)) {
+                awaitAllOffsetsCommitted(broker, topology);
+                namespaces.addAll(restoredNamespaces(topology));
+                topology.kill(); // the last stop is a SIGKILL too: what counts is what was committed
+            }
+            long drainMillis = System.currentTimeMillis() - drainStart;
+
+            long[] counts = committedCounts(stateDir, namespaces, records);
+            long lost = 0;
+            long total = 0;
+            for (long c : counts) {
+                total += c;
+                if (c == 0) {
+                    lost++;
+                }
+            }
+            Collections.sort(recoveryMillis);
+            String report = String.format("kafka crash test: records=%d kills=%d killsWithCheckpointInFlight=%d"
+                            + " lost=%d duplicates=%d (%.2f%%) recovery p50=%d ms p99=%d ms max=%d ms"
+                            + " finalDrain=%d ms partitions=%d counterTasks=%s%n",
+                    records, KILLS, killsInCheckpoint, lost, total - records, 100.0 * (total - records) / records,
+                    percentile(recoveryMillis, 50), percentile(recoveryMillis, 99),
+                    recoveryMillis.get(recoveryMillis.size() - 1), drainMillis, PARTITIONS, namespaces);
+            System.out.print(report);
+            Files.writeString(Path.of("target", "kafka-crash-report.txt"), report, StandardCharsets.UTF_8);
+
+            assertTrue(records > 0, "nothing was produced");
+            assertEquals(0, lost, report);
+            assertTrue(total >= records, report);
+        }
+    }
+
+    private static void produce(KafkaBroker broker, AtomicBoolean stop, AtomicLong produced,
+                                AtomicReference<Throwable> failure) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(broker.producerProperties())) {
+            long next = 0;
+            while (!stop.get() && failure.get() == null) {
+                for (int i = 0; i < BATCH; i++, next++) {
+                    String number = Long.toString(next);
+                    producer.send(new ProducerRecord<>(TOPIC, number, number), (metadata, e) -> {
+                        if (e != null) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+            producer.flush();
+            produced.set(next);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+        }
+    }
+
+    private JvmProcess startTopology(KafkaBroker broker, Path stateDir, Path jar, int run) throws IOException {
+        return JvmProcess.start(dir.resolve("topology-" + run + ".txt"), List.of("-Xmx512m"), Main.class.getName(),
+                List.of("local", jar.toString(), KafkaCountingTopology.class.getName(), broker.bootstrap(), TOPIC,
+                        stateDir.toString()));
+    }
+
+    /** Waits until the restarted topology counted its first record; returns when (epoch millis). */
+    private static long awaitFirstRecord(JvmProcess topology) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_TIMEOUT_SECONDS);
+        while (true) {
+            Matcher first = FIRST.matcher(topology.output());
+            if (first.find()) {
+                return Long.parseLong(first.group(1));
+            }
+            if (!topology.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("the topology counted no record\n" + topology.output());
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static Set<String> restoredNamespaces(JvmProcess topology) throws IOException {
+        Set<String> namespaces = new TreeSet<>();
+        Matcher m = RESTORED.matcher(topology.output());
+        while (m.find()) {
+            namespaces.add(m.group(1));
+        }
+        return namespaces;
+    }
+
+    /** Whether the SIGKILL left a prepared, uncommitted transaction in some counting task's state. */
+    private static boolean anyCheckpointInFlight(Path stateDir, Set<String> namespaces) {
+        try {
+            RocksDbStore store = RocksDbStore.open(stateDir);
+            for (String namespace : namespaces) {
+                if (store.hasPreparedEntries(namespace)) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            RocksDbStore.close(stateDir);
+        }
+    }
+
+    /** Waits until the spout committed every partition's end offset: every record was acked, so its count committed. */
+    private static void awaitAllOffsetsCommitted(KafkaBroker broker, JvmProcess topology) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_TIMEOUT_SECONDS);
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                latest.put(new TopicPartition(TOPIC, p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
+            while (true) {
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
+                        KafkaCountingTopology.GROUP).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+                boolean done = true;
+                for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+                    OffsetAndMetadata offset = committed.get(end.getKey());
+                    done &= offset != null && offset.offset() >= end.getValue();
+                }
+                if (done) {
+                    return;
+                }
+                if (!topology.isAlive() || System.nanoTime() > deadline) {
+                    throw new AssertionError("not every offset was committed: ends " + ends + ", committed "
+                            + committed + "\n" + topology.output());
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Each record's count in the committed state of the counting tasks (a prepared transaction is rolled back). */
+    private static long[] committedCounts(Path stateDir, Set<String> namespaces, long records) {
+        Map<String, Object> conf = Map.of(Config.TOPOLOGY_STATE_PROVIDER_CONFIG,
+                "{\"directory\": \"" + stateDir + "\"}");
+        long[] counts = new long[Math.toIntExact(records)];
+        try {
+            for (String namespace : namespaces) {
+                KeyValueState<Long, Long> state = new RocksDbKeyValueStateProvider()
+                        .newKeyValueState(namespace, conf, null);
+                state.rollback();
+                for (Map.Entry<Long, Long> e : state) {
+                    counts[Math.toIntExact(e.getKey())] += e.getValue();
+                }
+            }
+        } finally {
+            RocksDbStore.close(stateDir);
+        }
+        return counts;
+    }
+
+    private static long percentile(List<Long> sorted, int percent) {
+        int index = (int) Math.ceil(percent / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    /** The topology's classes packed into a jar, as a user's build would produce it. */
+    private Path topologyJar() throws IOException {
+        Path classes = Path.of(KafkaCountingTopology.class.getProtectionDomain().getCodeSource().getLocation()
+                .getPath());
+        String packagePath = KafkaCountingTopology.class.getPackageName().replace('.', '/');
+        Path jar = dir.resolve("kafka-count.jar");
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out)) {
+            for (String name : List.of("KafkaCountingTopology.class", "KafkaCountingTopology$CountingBolt.class")) {
+                jarOut.putNextEntry(new JarEntry(packagePath + "/" + name));
+                Files.copy(classes.resolve(packagePath).resolve(name), jarOut);
+                jarOut.closeEntry();
+            }
+        }
+        return jar;
+    }
+}
