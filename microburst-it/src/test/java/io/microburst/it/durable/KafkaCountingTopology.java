@@ -2,6 +2,8 @@ package io.microburst.it.durable;
 
 import io.microburst.state.RocksDbKeyValueStateProvider;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.storm.Config;
 import org.apache.storm.StormSubmitter;
 import org.apache.storm.kafka.spout.FirstPollOffsetStrategy;
@@ -59,6 +61,8 @@ public final class KafkaCountingTopology {
     /** Counts each record number; the state is Storm's KeyValueState, so whatever provider is configured holds it. */
     public static final class CountingBolt extends BaseStatefulBolt<KeyValueState<Long, Long>> {
         private static final long serialVersionUID = 1L;
+        /** The namespaces whose state was handed to a bolt in this process, for tests that run in-process. */
+        public static final Set<String> NAMESPACES = ConcurrentHashMap.newKeySet();
         private transient KeyValueState<Long, Long> counts;
         private transient OutputCollector collector;
         private transient String namespace;
@@ -74,6 +78,7 @@ public final class KafkaCountingTopology {
         public void initState(KeyValueState<Long, Long> state) {
             this.counts = state;
             this.first = true;
+            NAMESPACES.add(namespace);
             System.out.println("RESTORED " + namespace + " " + System.currentTimeMillis());
         }
 
