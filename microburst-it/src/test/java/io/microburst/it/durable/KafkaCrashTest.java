@@ -75,6 +75,7 @@ class KafkaCrashTest {
             producer.start();
 
             List<Long> recoveryMillis = new ArrayList<>();
+            List<Long> restoreMillis = new ArrayList<>();
             Set<String> namespaces = new TreeSet<>();
             int killsInCheckpoint = 0;
             try {
@@ -83,6 +84,7 @@ class KafkaCrashTest {
                         long first = awaitFirstRecord(topology);
                         recoveryMillis.add(first - topology.startedAtMillis);
                         namespaces.addAll(restoredNamespaces(topology));
+                        restoreMillis.add(firstRestore(topology) - topology.startedAtMillis);
                         long delay = 50 + random.nextInt(2000);
                         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(delay)); // the random kill point
                         topology.kill();
@@ -118,12 +120,13 @@ class KafkaCrashTest {
                 }
             }
             Collections.sort(recoveryMillis);
+            Collections.sort(restoreMillis);
             String report = String.format("kafka crash test: records=%d kills=%d killsWithCheckpointInFlight=%d"
                             + " lost=%d duplicates=%d (%.2f%%) recovery p50=%d ms p99=%d ms max=%d ms"
-                            + " finalDrain=%d ms partitions=%d counterTasks=%s%n",
+                            + " (state restored p50=%d ms) finalDrain=%d ms partitions=%d counterTasks=%s%n",
                     records, KILLS, killsInCheckpoint, lost, total - records, 100.0 * (total - records) / records,
                     percentile(recoveryMillis, 50), percentile(recoveryMillis, 99),
-                    recoveryMillis.get(recoveryMillis.size() - 1), drainMillis, PARTITIONS, namespaces);
+                    recoveryMillis.get(recoveryMillis.size() - 1), percentile(restoreMillis, 50), drainMillis, PARTITIONS, namespaces);
             System.out.print(report);
             Files.writeString(Path.of("target", "kafka-crash-report.txt"), report, StandardCharsets.UTF_8);
 
@@ -174,6 +177,16 @@ class KafkaCrashTest {
             }
             Thread.sleep(5);
         }
+    }
+
+    /** When the first counting task got its state back (epoch millis). */
+    private static long firstRestore(JvmProcess topology) throws IOException {
+        Matcher m = RESTORED.matcher(topology.output());
+        long first = Long.MAX_VALUE;
+        while (m.find()) {
+            first = Math.min(first, Long.parseLong(m.group(2)));
+        }
+        return first;
     }
 
     private static Set<String> restoredNamespaces(JvmProcess topology) throws IOException {

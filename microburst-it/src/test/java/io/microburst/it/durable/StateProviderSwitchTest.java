@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.Config;
 import org.apache.storm.ILocalCluster;
 import org.apache.storm.redis.state.RedisKeyValueStateProvider;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StateProviderSwitchTest {
     private static final int NUMBERS = 2_000;
+    private static final AtomicInteger RUNS = new AtomicInteger();
 
     @TempDir
     Path dir;
@@ -62,7 +64,7 @@ class StateProviderSwitchTest {
         KafkaCountingTopology.CountingBolt.NAMESPACES.clear();
         try (ILocalCluster cluster = new MicroburstCluster()) {
             for (int run = 1; run <= 2; run++) {
-                String scope = name + "-" + run;
+                String scope = name + "-" + RUNS.incrementAndGet();
                 TopologyBuilder builder = new TopologyBuilder();
                 builder.setSpout("numbers", new NumberSpout(scope, NUMBERS), 1);
                 builder.setBolt(KafkaCountingTopology.COUNTER, new KafkaCountingTopology.CountingBolt(), 2)
