@@ -68,6 +68,14 @@ final class JvmProcess implements AutoCloseable {
         process.waitFor();
     }
 
+    /** SIGTERM (shutdown hooks run), then SIGKILL if the process is still there after {@code seconds}. */
+    void stop(long seconds) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            kill();
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {

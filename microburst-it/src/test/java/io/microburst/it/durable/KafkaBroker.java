@@ -127,6 +127,6 @@ final class KafkaBroker implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.close();
+        process.stop(30);
     }
 }

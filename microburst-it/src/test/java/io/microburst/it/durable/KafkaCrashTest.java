@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -50,11 +51,14 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaCrashTest {
     private static final boolean LONG_RUN = Boolean.getBoolean("microburst.long");
     private static final int KILLS = LONG_RUN ? 25 : 4;
+    /** The finite stream: records 0 to RECORDS-1, produced at about 1,000 records/s while the kills go on. */
+    private static final int RECORDS = LONG_RUN ? 300_000 : 40_000;
     private static final String TOPIC = "numbers";
     private static final int PARTITIONS = 3;
-    /** The producer's pace: records per batch, one batch every 20 ms (5,000 records/s). */
-    private static final int BATCH = 100;
+    /** The producer's pace: records per batch, one batch every 20 ms. */
+    private static final int BATCH = 20;
     private static final long PROCESS_TIMEOUT_SECONDS = 180;
+    private static final long DRAIN_TIMEOUT_SECONDS = LONG_RUN ? 900 : 300;
     private static final Pattern RESTORED = Pattern.compile("^RESTORED (\\S+) (\\d+)$", Pattern.MULTILINE);
     private static final Pattern FIRST = Pattern.compile("^FIRST (\\d+)$", Pattern.MULTILINE);
 
@@ -69,20 +73,24 @@ class KafkaCrashTest {
         try (KafkaBroker broker = KafkaBroker.start(Files.createDirectories(dir.resolve("kafka")))) {
             broker.createTopic(TOPIC, PARTITIONS);
             AtomicBoolean stop = new AtomicBoolean();
+            AtomicBoolean producerDone = new AtomicBoolean();
             AtomicLong produced = new AtomicLong();
             AtomicReference<Throwable> produceFailure = new AtomicReference<>();
-            Thread producer = new Thread(() -> produce(broker, stop, produced, produceFailure), "producer");
+            Thread producer = new Thread(() -> produce(broker, stop, produced, producerDone,
+                    produceFailure), "producer");
             producer.start();
 
-            List<Long> recoveryMillis = new ArrayList<>();
+            List<Long> recoveryMillis = new ArrayList<>(); // runs that had records waiting: start to first count
             List<Long> restoreMillis = new ArrayList<>();
             Set<String> namespaces = new TreeSet<>();
             int killsInCheckpoint = 0;
             try {
                 for (int run = 0; run < KILLS; run++) {
                     try (JvmProcess topology = startTopology(broker, stateDir, jar, run)) {
-                        long first = awaitFirstRecord(topology);
-                        recoveryMillis.add(first - topology.startedAtMillis);
+                        long first = awaitFirstRecordOrNothingLeft(broker, topology, producerDone);
+                        if (first > 0) {
+                            recoveryMillis.add(first - topology.startedAtMillis);
+                        }
                         namespaces.addAll(restoredNamespaces(topology));
                         restoreMillis.add(firstRestore(topology) - topology.startedAtMillis);
                         long delay = 50 + random.nextInt(2000);
@@ -101,10 +109,11 @@ class KafkaCrashTest {
                 throw new AssertionError("producing failed", produceFailure.get());
             }
             long records = produced.get();
+            assertEquals(RECORDS, records, "the whole stream was produced");
 
             long drainStart = System.currentTimeMillis();
             try (JvmProcess topology = startTopology(broker, stateDir, jar, KILLS)) {
-                awaitAllOffsetsCommitted(broker, topology);
+                awaitAllOffsetsCommitted(broker, topology, DRAIN_TIMEOUT_SECONDS);
                 namespaces.addAll(restoredNamespaces(topology));
                 topology.kill(); // the last stop is a SIGKILL too: what counts is what was committed
             }
@@ -122,11 +131,12 @@ class KafkaCrashTest {
             Collections.sort(recoveryMillis);
             Collections.sort(restoreMillis);
             String report = String.format("kafka crash test: records=%d kills=%d killsWithCheckpointInFlight=%d"
-                            + " lost=%d duplicates=%d (%.2f%%) recovery p50=%d ms p99=%d ms max=%d ms"
+                            + " lost=%d duplicates=%d (%.2f%%) recovery (%d restarts with records waiting)"
+                            + " p50=%d ms p99=%d ms max=%d ms"
                             + " (state restored p50=%d ms) finalDrain=%d ms partitions=%d counterTasks=%s%n",
                     records, KILLS, killsInCheckpoint, lost, total - records, 100.0 * (total - records) / records,
-                    percentile(recoveryMillis, 50), percentile(recoveryMillis, 99),
-                    recoveryMillis.get(recoveryMillis.size() - 1), percentile(restoreMillis, 50), drainMillis, PARTITIONS, namespaces);
+                    recoveryMillis.size(), percentile(recoveryMillis, 50), percentile(recoveryMillis, 99),
+                    percentile(recoveryMillis, 100), percentile(restoreMillis, 50), drainMillis, PARTITIONS, namespaces);
             System.out.print(report);
             Files.writeString(Path.of("target", "kafka-crash-report.txt"), report, StandardCharsets.UTF_8);
 
@@ -136,11 +146,11 @@ class KafkaCrashTest {
         }
     }
 
-    private static void produce(KafkaBroker broker, AtomicBoolean stop, AtomicLong produced,
+    private static void produce(KafkaBroker broker, AtomicBoolean stop, AtomicLong produced, AtomicBoolean done,
                                 AtomicReference<Throwable> failure) {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(broker.producerProperties())) {
             long next = 0;
-            while (!stop.get() && failure.get() == null) {
+            while (!stop.get() && failure.get() == null && next < RECORDS) {
                 for (int i = 0; i < BATCH; i++, next++) {
                     String number = Long.toString(next);
                     producer.send(new ProducerRecord<>(TOPIC, number, number), (metadata, e) -> {
@@ -153,29 +163,43 @@ class KafkaCrashTest {
             }
             producer.flush();
             produced.set(next);
+            done.set(true);
         } catch (RuntimeException e) {
             failure.compareAndSet(null, e);
         }
     }
 
     private JvmProcess startTopology(KafkaBroker broker, Path stateDir, Path jar, int run) throws IOException {
-        return JvmProcess.start(dir.resolve("topology-" + run + ".txt"), List.of("-Xmx512m"), Main.class.getName(),
+        // A SIGKILLed JVM leaves its temporary files (RocksDB's native library, the unpacked jar): keep them here.
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        return JvmProcess.start(dir.resolve("topology-" + run + ".txt"), List.of("-Xmx512m",
+                        "-Djava.io.tmpdir=" + tmp), Main.class.getName(),
                 List.of("local", jar.toString(), KafkaCountingTopology.class.getName(), broker.bootstrap(), TOPIC,
                         stateDir.toString()));
     }
 
-    /** Waits until the restarted topology counted its first record; returns when (epoch millis). */
-    private static long awaitFirstRecord(JvmProcess topology) throws Exception {
+    /**
+     * Waits until the restarted topology counted its first record, and returns when (epoch millis); or, once the
+     * whole stream is produced, until it has its state back and nothing is left to count (returns 0).
+     */
+    private static long awaitFirstRecordOrNothingLeft(KafkaBroker broker, JvmProcess topology,
+                                                      AtomicBoolean producerDone) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_TIMEOUT_SECONDS);
-        while (true) {
-            Matcher first = FIRST.matcher(topology.output());
-            if (first.find()) {
-                return Long.parseLong(first.group(1));
+        try (Admin admin = broker.admin()) {
+            while (true) {
+                String output = topology.output();
+                Matcher first = FIRST.matcher(output);
+                if (first.find()) {
+                    return Long.parseLong(first.group(1));
+                }
+                if (producerDone.get() && RESTORED.matcher(output).find() && allOffsetsCommitted(admin) == null) {
+                    return 0;
+                }
+                if (!topology.isAlive() || System.nanoTime() > deadline) {
+                    throw new AssertionError("the topology counted no record\n" + topology.output());
+                }
+                Thread.sleep(5);
             }
-            if (!topology.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("the topology counted no record\n" + topology.output());
-            }
-            Thread.sleep(5);
         }
     }
 
@@ -214,33 +238,41 @@ class KafkaCrashTest {
     }
 
     /** Waits until the spout committed every partition's end offset: every record was acked, so its count committed. */
-    private static void awaitAllOffsetsCommitted(KafkaBroker broker, JvmProcess topology) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_TIMEOUT_SECONDS);
+    private static void awaitAllOffsetsCommitted(KafkaBroker broker, JvmProcess topology, long timeoutSeconds)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         try (Admin admin = broker.admin()) {
-            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                latest.put(new TopicPartition(TOPIC, p), OffsetSpec.latest());
-            }
-            Map<TopicPartition, Long> ends = new java.util.HashMap<>();
-            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
             while (true) {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
-                        KafkaCountingTopology.GROUP).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-                boolean done = true;
-                for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
-                    OffsetAndMetadata offset = committed.get(end.getKey());
-                    done &= offset != null && offset.offset() >= end.getValue();
-                }
-                if (done) {
+                String missing = allOffsetsCommitted(admin);
+                if (missing == null) {
                     return;
                 }
                 if (!topology.isAlive() || System.nanoTime() > deadline) {
-                    throw new AssertionError("not every offset was committed: ends " + ends + ", committed "
-                            + committed + "\n" + topology.output());
+                    throw new AssertionError("not every offset was committed: " + missing + "\n" + topology.output());
                 }
                 Thread.sleep(100);
             }
         }
+    }
+
+    /** Null when the group's committed offset is each partition's end offset, else what is missing. */
+    private static String allOffsetsCommitted(Admin admin) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            latest.put(new TopicPartition(TOPIC, p), OffsetSpec.latest());
+        }
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(KafkaCountingTopology.GROUP)
+                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            OffsetAndMetadata offset = committed.get(end.getKey());
+            if (offset == null || offset.offset() < end.getValue()) {
+                return end.getKey() + " end " + end.getValue() + ", committed "
+                        + (offset == null ? "nothing" : Long.toString(offset.offset()));
+            }
+        }
+        return null;
     }
 
     /** Each record's count in the committed state of the counting tasks (a prepared transaction is rolled back). */
@@ -264,6 +296,9 @@ class KafkaCrashTest {
     }
 
     private static long percentile(List<Long> sorted, int percent) {
+        if (sorted.isEmpty()) {
+            return -1;
+        }
         int index = (int) Math.ceil(percent / 100.0 * sorted.size()) - 1;
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -18,6 +19,8 @@ import org.apache.storm.tuple.Values;
 public final class NumberSpout extends BaseRichSpout {
     private static final long serialVersionUID = 1L;
     private static final Map<String, Set<Long>> ACKED = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> EMITTED = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> FAILED = new ConcurrentHashMap<>();
     private final String scope;
     private final long count;
     private transient SpoutOutputCollector collector;
@@ -31,6 +34,16 @@ public final class NumberSpout extends BaseRichSpout {
 
     public static Set<Long> acked(String scope) {
         return ACKED.computeIfAbsent(scope, s -> ConcurrentHashMap.newKeySet());
+    }
+
+    /** How many tuples (first emits and replays) the spout emitted under a scope. */
+    public static long emitted(String scope) {
+        return EMITTED.computeIfAbsent(scope, s -> new AtomicLong()).get();
+    }
+
+    /** How many fail calls the spout had under a scope. */
+    public static long failed(String scope) {
+        return FAILED.computeIfAbsent(scope, s -> new AtomicLong()).get();
     }
 
     @Override
@@ -47,6 +60,7 @@ public final class NumberSpout extends BaseRichSpout {
         }
         if (number != null) {
             collector.emit(new Values(Long.toString(number)), number);
+            EMITTED.computeIfAbsent(scope, s -> new AtomicLong()).incrementAndGet();
         }
     }
 
@@ -58,6 +72,7 @@ public final class NumberSpout extends BaseRichSpout {
     @Override
     public void fail(Object msgId) {
         failed.add((Long) msgId);
+        FAILED.computeIfAbsent(scope, s -> new AtomicLong()).incrementAndGet();
     }
 
     @Override

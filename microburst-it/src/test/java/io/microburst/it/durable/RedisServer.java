@@ -72,6 +72,14 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** Sends a signal (STOP pauses the server, CONT resumes it) with the system's kill command. */
+    void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder(List.of("kill", "-" + name, Long.toString(process.pid()))).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     int port() {
         return port;
     }
