@@ -51,8 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaCrashTest {
     private static final boolean LONG_RUN = Boolean.getBoolean("microburst.long");
     private static final int KILLS = LONG_RUN ? 25 : 4;
-    /** The finite stream: records 0 to RECORDS-1, produced at about 1,000 records/s while the kills go on. */
-    private static final int RECORDS = LONG_RUN ? 300_000 : 40_000;
+    /** The finite stream: records 0 to RECORDS-1, produced at up to 1,000 records/s while the kills go on. */
+    private static final int RECORDS = LONG_RUN ? 200_000 : 40_000;
     private static final String TOPIC = "numbers";
     private static final int PARTITIONS = 3;
     /** The producer's pace: records per batch, one batch every 20 ms. */
@@ -101,9 +101,11 @@ class KafkaCrashTest {
                         killsInCheckpoint++;
                     }
                 }
-            } finally {
+            } catch (Exception | AssertionError e) {
                 stop.set(true);
-                producer.join();
+                throw e;
+            } finally {
+                producer.join(); // the whole stream, even when the kills were over first
             }
             if (produceFailure.get() != null) {
                 throw new AssertionError("producing failed", produceFailure.get());
