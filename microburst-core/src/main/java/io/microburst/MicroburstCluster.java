@@ -88,11 +88,15 @@ public final class MicroburstCluster implements ILocalCluster {
         topoConf.put(Config.TOPOLOGY_NAME, topologyName);
         topoConf.put(Config.STORM_ID, stormId);
         topoConf.put(Config.STORM_CLUSTER_MODE, "local");
+        if (!Utils.isZkAuthenticationConfiguredStormServer(clusterConf)) {
+            // As Nimbus does: StormSubmitter always adds a ZooKeeper digest for the topology, which a cluster whose
+            // ZooKeeper has no authentication drops (storm-client would otherwise ask for a super ACL).
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_SCHEME);
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD);
+        }
         if (needsTransactionalState(topology) && (conf == null
             || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
-            TransactionalStateServer server = transactionalStateServer();
-            topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS, List.of(server.host()));
-            topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_PORT, server.port());
+            topoConf.putAll(transactionalStateServer().topologyConf());
         }
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
@@ -210,7 +214,8 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public String getTopologyConf(String id) throws NotAliveException {
-        return JSONValue.toJSONString(byId(id).plan().conf());
+        // The transactional state server's secret stays in the process.
+        return JSONValue.toJSONString(Utils.redactValue(byId(id).plan().conf(), Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
     }
 
     @Override
