@@ -348,9 +348,12 @@ public final class TopologyPlan {
         return topology;
     }
 
-    /** The topology configuration. Unmodifiable. */
+    /**
+     * The topology configuration: each call gives a map of its own that user code may write into (as Storm's are),
+     * reading the plan's until its first write, which never reaches the plan.
+     */
     public Map<String, Object> conf() {
-        return conf;
+        return new ConfCopy(conf);
     }
 
     /** Components sorted by id. */
