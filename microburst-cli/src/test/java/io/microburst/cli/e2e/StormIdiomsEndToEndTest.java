@@ -25,19 +25,21 @@ class StormIdiomsEndToEndTest {
     private static final Duration PROCESS_TIMEOUT = Duration.ofSeconds(90);
 
     @Test
-    void drpcStateProviderInTheJarAndMultiLangInStormsLayoutWork(@TempDir Path dir) throws Exception {
+    void drpcStateProviderInTheJarMultiLangInStormsLayoutAndConfigurableTopologyWork(@TempDir Path dir) throws Exception {
         assumeTrue(python3(), "python3 is not installed (Debian: apt-get install python3)");
         Path jar = TopologyJarBuilder.build(StormIdiomsTopologySource.sources(), StormIdiomsTopologySource.resources(),
                 dir.resolve("build"));
         Path record = dir.resolve("record.txt");
+        Path yaml = Files.writeString(dir.resolve("topology.yaml"), "record.greeting: from-yaml\n");
         try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
-                "local", "--duration", "4", jar.toString(), StormIdiomsTopologySource.MAIN_CLASS, record.toString()))) {
+                "local", "--duration", "4", jar.toString(), StormIdiomsTopologySource.MAIN_CLASS, "-conf",
+                yaml.toString(), record.toString()))) {
             int exit = process.waitFor(PROCESS_TIMEOUT);
 
             assertEquals(0, exit, process.output());
             List<String> lines = Files.exists(record) ? Files.readAllLines(record, StandardCharsets.UTF_8) : List.of();
-            assertEquals(new TreeSet<>(List.of("drpc hello!", "shell ALPHA", "shell BETA", "state initialized",
-                    "state provider")), new TreeSet<>(lines), process.output());
+            assertEquals(new TreeSet<>(List.of("conf from-yaml", "drpc hello!", "shell ALPHA", "shell BETA",
+                    "state initialized", "state provider")), new TreeSet<>(lines), process.output());
         }
     }
 

@@ -8,12 +8,14 @@ import java.util.Map;
 
 /**
  * Source of a user topology jar in Storm's layout that uses what Storm's local mode offers a jar beyond spouts and
- * bolts, each writing a line to the record file named by the first argument:
+ * bolts, each writing a line to the record file named by the first argument left after {@code -conf FILE}:
  * <ul>
  * <li>DRPC: a {@code LinearDRPCTopologyBuilder} topology (its batch bolt is Java-deserialized by storm-client), asked
  *     through {@code DRPCClient.getConfiguredClient}, with no DRPC server configured ({@code drpc <result>});</li>
  * <li>a state provider class shipped in the jar ({@code topology.state.provider}), loaded by name by storm-client's
  *     {@code StateFactory} ({@code state provider}, {@code state initialized});</li>
+ * <li>{@code ConfigurableTopology}: main starts it with {@code -conf FILE}, whose values reach the bolts
+ *     ({@code conf <record.greeting>});</li>
  * <li>a Python multi-lang bolt using Storm's own {@code storm.py}, both in the jar's top-level {@code resources/}
  *     folder and named relative to it ({@code shell <WORD>}).</li>
  * </ul>
@@ -43,6 +45,7 @@ final class StormIdiomsTopologySource {
             import org.apache.storm.task.ShellBolt;
             import org.apache.storm.task.TopologyContext;
             import org.apache.storm.topology.BasicOutputCollector;
+            import org.apache.storm.topology.ConfigurableTopology;
             import org.apache.storm.topology.IRichBolt;
             import org.apache.storm.topology.OutputFieldsDeclarer;
             import org.apache.storm.topology.TopologyBuilder;
@@ -54,10 +57,14 @@ final class StormIdiomsTopologySource {
             import org.apache.storm.tuple.Values;
             import org.apache.storm.utils.DRPCClient;
 
-            public class IdiomsTopology {
+            public class IdiomsTopology extends ConfigurableTopology {
                 public static void main(String[] args) throws Exception {
+                    ConfigurableTopology.start(new IdiomsTopology(), args);
+                }
+
+                @Override
+                protected int run(String[] args) throws Exception {
                     String record = args[0];
-                    Config conf = new Config();
                     conf.put("record.file", record);
 
                     LinearDRPCTopologyBuilder drpc = new LinearDRPCTopologyBuilder("exclaim");
@@ -76,11 +83,14 @@ final class StormIdiomsTopologySource {
                     shell.setSpout("words", new WordsSpout());
                     shell.setBolt("upper", new UpperShellBolt()).shuffleGrouping("words");
                     shell.setBolt("record", new RecordBolt(record)).shuffleGrouping("upper");
-                    StormSubmitter.submitTopology("shell", conf, shell.createTopology());
+                    if (submit("shell", conf, shell) != 0) {
+                        throw new IllegalStateException("ConfigurableTopology.submit failed");
+                    }
 
                     try (DRPCClient client = DRPCClient.getConfiguredClient(conf)) {
                         append(record, "drpc " + client.execute("exclaim", "hello"));
                     }
+                    return 0;
                 }
 
                 static void append(String file, String line) {
@@ -121,6 +131,7 @@ final class StormIdiomsTopologySource {
                     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector c) {
                         record = (String) conf.get("record.file");
                         collector = c;
+                        append(record, "conf " + conf.get("record.greeting"));
                     }
 
                     @Override
