@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
 import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
@@ -33,6 +34,7 @@ import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.Time;
 import org.apache.storm.utils.Utils;
 
 /**
@@ -88,11 +90,15 @@ public final class MicroburstCluster implements ILocalCluster {
         topoConf.put(Config.TOPOLOGY_NAME, topologyName);
         topoConf.put(Config.STORM_ID, stormId);
         topoConf.put(Config.STORM_CLUSTER_MODE, "local");
+        if (!Utils.isZkAuthenticationConfiguredStormServer(clusterConf)) {
+            // As Nimbus does: StormSubmitter always adds a ZooKeeper digest for the topology, which a cluster whose
+            // ZooKeeper has no authentication drops (storm-client would otherwise ask for a super ACL).
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_SCHEME);
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD);
+        }
         if (needsTransactionalState(topology) && (conf == null
             || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
-            TransactionalStateServer server = transactionalStateServer();
-            topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS, List.of(server.host()));
-            topoConf.put(Config.TRANSACTIONAL_ZOOKEEPER_PORT, server.port());
+            topoConf.putAll(transactionalStateServer().topologyConf());
         }
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
@@ -210,7 +216,8 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public String getTopologyConf(String id) throws NotAliveException {
-        return JSONValue.toJSONString(byId(id).plan().conf());
+        // The transactional state server's secret stays in the process.
+        return JSONValue.toJSONString(Utils.redactValue(byId(id).plan().conf(), Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
     }
 
     @Override
@@ -289,25 +296,43 @@ public final class MicroburstCluster implements ILocalCluster {
             + "process, with this process's own identity");
     }
 
+    /**
+     * What can be said of the cluster's state without ZooKeeper: active topologies, their ids, bases and whether they
+     * are assigned, as storm-server's {@code Testing.completeTopology} reads them; other methods of the view throw,
+     * naming the method (see {@link ClusterStateView}).
+     */
     @Override
     public IStormClusterState getClusterState() {
-        throw new UnsupportedOperationException("Microburst keeps no cluster state: there is no ZooKeeper or Nimbus; "
-            + "use getClusterInfo and getTopologyInfo");
+        return ClusterStateView.of(this::getTopologySummaries);
     }
 
+    /**
+     * Advances Storm's simulated clock ({@code org.apache.storm.utils.Time}) by {@code secs}, as Storm's LocalCluster
+     * does; like Storm's, it requires simulated time to be on. User code that reads time through {@code Time} sees the
+     * change; Microburst's own timers (tick tuples, message timeouts) keep running on real time.
+     */
     @Override
     public void advanceClusterTime(int secs) {
-        throw new UnsupportedOperationException("Microburst does not simulate cluster time; topologies run in real time");
+        advanceClusterTime(secs, 1);
     }
 
+    /** As {@link #advanceClusterTime(int)}, in steps of {@code incSecs} seconds. */
     @Override
-    public void advanceClusterTime(int secs, int steps) {
-        advanceClusterTime(secs);
+    public void advanceClusterTime(int secs, int incSecs) {
+        if (!Time.isSimulating()) {
+            throw new IllegalStateException("Cannot advance cluster time: simulated time is off (start it with "
+                + "org.apache.storm.utils.Time.SimulatedTime)");
+        }
+        int step = Math.max(1, incSecs);
+        for (int left = secs; left > 0; left -= step) {
+            Time.advanceTimeSecs(Math.min(step, left));
+        }
     }
 
+    /** Null, as for Storm's LocalCluster when it is not a tracked cluster: Microburst does not track topologies. */
     @Override
     public String getTrackedId() {
-        throw new UnsupportedOperationException("Microburst does not track topologies for simulated time");
+        return null;
     }
 
     /** Kills every topology (without waiting for in-flight work) and stops the timer thread. */

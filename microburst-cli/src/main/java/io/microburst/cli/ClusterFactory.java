@@ -9,9 +9,8 @@ import org.apache.storm.ILocalCluster;
  * Creates the in-process cluster the command line runs on: a {@link MicroburstCluster}, unless the system property
  * {@value #CLUSTER_CLASS_PROPERTY} names another {@link ILocalCluster} with a public no-argument constructor (for
  * example {@code org.apache.storm.LocalCluster}, to run the same jar on Apache Storm's local mode for comparison,
- * when storm-server is on the class path). Storm's LocalCluster deserialises spouts and bolts with the application
- * class loader rather than the submitting thread's context class loader, so on it the topology jar must also be on the
- * JVM's class path, as with Storm's own {@code storm local}.
+ * when storm-server is on the class path). {@code microburst local} calls it inside the topology jar's class loader,
+ * which holds the command line's class path and the jar, as the JVM's class path does under {@code storm local}.
  */
 public final class ClusterFactory {
     /** System property naming an alternative {@link ILocalCluster} class. */

@@ -7,26 +7,49 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.storm.Config;
+import org.apache.storm.shade.org.apache.zookeeper.KeeperException;
+import org.apache.storm.shade.org.apache.zookeeper.ZooDefs;
+import org.apache.storm.shade.org.apache.zookeeper.data.ACL;
+import org.apache.storm.shade.org.apache.zookeeper.data.Id;
 import org.apache.storm.shade.org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 
 /**
  * Trident (and Storm's transactional topologies) keep their batch coordination state through Storm's
  * {@code TransactionalState}, a ZooKeeper client. For those topologies only, the cluster runs this small ZooKeeper
  * server in-process, bound to loopback on an ephemeral port, with its data in a temporary directory that is deleted
  * when it stops. Topologies without transactional state never start it.
+ *
+ * <p>Only this cluster's topologies may use it: the server has a random secret (a ZooKeeper digest identity) made
+ * when it starts, and its root node's ACL grants everything to that identity and nothing to anyone else, before the
+ * first client is served. {@link #topologyConf()} hands the identity to each topology as Storm's own topology
+ * credentials ({@code storm.zookeeper.topology.auth.scheme}/{@code .payload}, with {@code storm.zookeeper.superACL}),
+ * so storm-client's {@code TransactionalState} authenticates and creates its nodes readable only by it. Another
+ * process on this machine can connect to the port but can neither read nor create a node.
  */
 public final class TransactionalStateServer implements AutoCloseable {
     private final Path dataDir;
     private final ZooKeeperServer server;
     private final ServerCnxnFactory connections;
+    private final String credentials;
+    private final String digestId;
 
-    private TransactionalStateServer(Path dataDir, ZooKeeperServer server, ServerCnxnFactory connections) {
+    private TransactionalStateServer(Path dataDir, ZooKeeperServer server, ServerCnxnFactory connections,
+                                     String credentials, String digestId) {
         this.dataDir = dataDir;
         this.server = server;
         this.connections = connections;
+        this.credentials = credentials;
+        this.digestId = digestId;
     }
 
     public static TransactionalStateServer start() {
@@ -35,10 +58,22 @@ public final class TransactionalStateServer implements AutoCloseable {
             dir = Files.createTempDirectory("microburst-transactional-state");
             File data = dir.toFile();
             ZooKeeperServer server = new ZooKeeperServer(data, data, 2000);
+            byte[] secret = new byte[24];
+            new SecureRandom().nextBytes(secret);
+            String credentials = "microburst:" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+            String digestId = DigestAuthenticationProvider.generateDigest(credentials);
             ServerCnxnFactory connections = ServerCnxnFactory.createFactory(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
-            connections.startup(server);
-            return new TransactionalStateServer(dir, server, connections);
+            // Listening, but serving no request until the data is loaded and the root is closed to all but us.
+            connections.startup(server, false);
+            server.startdata();
+            server.getZKDatabase().getDataTree().setACL("/",
+                List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", digestId))), -1);
+            server.startup();
+            return new TransactionalStateServer(dir, server, connections, credentials, digestId);
+        } catch (NoSuchAlgorithmException | KeeperException e) {
+            deleteQuietly(dir);
+            throw new IllegalStateException("Cannot secure the transactional state server", e);
         } catch (IOException e) {
             deleteQuietly(dir);
             throw new UncheckedIOException("Cannot start the transactional state server", e);
@@ -55,6 +90,19 @@ public final class TransactionalStateServer implements AutoCloseable {
 
     public int port() {
         return connections.getLocalPort();
+    }
+
+    /**
+     * What a topology's configuration needs to keep its transactional state here: the server's address, and this
+     * server's identity as the topology's ZooKeeper credentials and super ACL.
+     */
+    public Map<String, Object> topologyConf() {
+        return Map.of(
+            Config.TRANSACTIONAL_ZOOKEEPER_SERVERS, List.of(host()),
+            Config.TRANSACTIONAL_ZOOKEEPER_PORT, port(),
+            Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_SCHEME, "digest",
+            Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD, credentials,
+            Config.STORM_ZOOKEEPER_SUPERACL, "digest:" + digestId);
     }
 
     @Override

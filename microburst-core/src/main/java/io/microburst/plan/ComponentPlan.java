@@ -56,9 +56,12 @@ public final class ComponentPlan {
         return taskIds;
     }
 
-    /** Topology configuration merged with this component's own, as Storm merges it. */
+    /**
+     * Topology configuration merged with this component's own, as Storm merges it; each call gives a map of its own that
+     * user code may write into (see {@link TopologyPlan#conf()}).
+     */
     public Map<String, Object> conf() {
-        return conf;
+        return new ConfCopy(conf);
     }
 
     public int executors() {

@@ -101,6 +101,11 @@ public final class TopologyPlan {
             throw invalid("Topology '" + name + "' is null");
         }
         checkConf(conf, trusted, "Topology '" + name + "'");
+        if (conf.get(Config.TOPOLOGY_BLOBSTORE_MAP) instanceof Map<?, ?> blobs && !blobs.isEmpty()) {
+            throw invalid("Topology '" + name + "' asks for blob store files (" + Config.TOPOLOGY_BLOBSTORE_MAP + ": "
+                + blobs.keySet() + "), but Microburst has no blob store to localize them from; give the topology the "
+                + "files' paths in its configuration instead");
+        }
         for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE)) {
             Integer value = intConf(conf, key, name);
             if (value != null && value < 1) {
@@ -348,9 +353,12 @@ public final class TopologyPlan {
         return topology;
     }
 
-    /** The topology configuration. Unmodifiable. */
+    /**
+     * The topology configuration: each call gives a map of its own that user code may write into (as Storm's are),
+     * reading the plan's until its first write, which never reaches the plan.
+     */
     public Map<String, Object> conf() {
-        return conf;
+        return new ConfCopy(conf);
     }
 
     /** Components sorted by id. */

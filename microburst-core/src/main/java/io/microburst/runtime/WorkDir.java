@@ -10,16 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.Collections;
 import java.util.Comparator;
-import java.util.Enumeration;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * A topology's working directory, as a Storm worker has one: {@code code/} holds the topology's {@code resources}
- * folder (multi-lang scripts are started there) and {@code pids/} receives the pid files of multi-lang subprocesses.
- * It is deleted when the topology stops.
+ * A topology's working directory, as a Storm worker has one: {@code code/} holds the contents of the topology's
+ * {@code resources} folder, as Storm's supervisor extracts a topology jar's top-level {@code resources/} into the
+ * directory that {@code TopologyContext.getCodeDir()} names, which is where multi-lang subprocesses start; so
+ * {@code new ShellBolt("python3", "splitsentence.py")} finds the jar's {@code resources/splitsentence.py}.
+ * {@code pids/} receives the pid files of multi-lang subprocesses. It is deleted when the topology stops.
  */
 final class WorkDir implements AutoCloseable {
     private static final String RESOURCES = "resources";
@@ -33,24 +35,25 @@ final class WorkDir implements AutoCloseable {
         this.pids = Files.createDirectories(root.resolve("pids"));
     }
 
-    /** Creates the directory and copies the {@code resources} folder visible to {@code loader}, if there is one. */
+    /**
+     * Creates the directory and copies into {@code code/} the contents of every {@code resources} folder visible to
+     * {@code loader}, in class path order; where two folders hold the same file, the first one's is kept, as the first
+     * class of a name wins.
+     */
     static WorkDir create(String topologyName, ClassLoader loader) {
         try {
             WorkDir dir = new WorkDir(Files.createTempDirectory("microburst-" + topologyName.replaceAll("[^A-Za-z0-9_-]",
                 "_") + "-"));
-            dir.copyResources(loader);
+            for (URL url : Collections.list(loader.getResources(RESOURCES))) {
+                dir.copyResources(url);
+            }
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a working directory for topology '" + topologyName + "'", e);
         }
     }
 
-    private void copyResources(ClassLoader loader) throws IOException {
-        URL url = loader.getResource(RESOURCES);
-        if (url == null) {
-            return;
-        }
-        Path target = code.resolve(RESOURCES);
+    private void copyResources(URL url) throws IOException {
         if ("file".equals(url.getProtocol())) {
             Path source;
             try {
@@ -58,13 +61,16 @@ final class WorkDir implements AutoCloseable {
             } catch (URISyntaxException e) {
                 throw new IOException("Bad resources location " + url, e);
             }
+            if (!Files.isDirectory(source)) {
+                return;
+            }
             try (Stream<Path> files = Files.walk(source)) {
                 for (Path p : (Iterable<Path>) files::iterator) {
-                    Path to = target.resolve(source.relativize(p).toString());
+                    Path to = code.resolve(source.relativize(p).toString());
                     if (Files.isDirectory(p)) {
                         Files.createDirectories(to);
-                    } else {
-                        Files.copy(p, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                    } else if (!Files.exists(to)) {
+                        Files.copy(p, to, StandardCopyOption.COPY_ATTRIBUTES);
                     }
                 }
             }
@@ -72,22 +78,20 @@ final class WorkDir implements AutoCloseable {
             JarURLConnection connection = (JarURLConnection) url.openConnection();
             connection.setUseCaches(false);
             try (JarFile jar = connection.getJarFile()) {
-                Enumeration<JarEntry> entries = jar.entries();
-                while (entries.hasMoreElements()) {
-                    JarEntry e = entries.nextElement();
+                for (JarEntry e : Collections.list(jar.entries())) {
                     if (!e.getName().startsWith(RESOURCES + "/")) {
                         continue;
                     }
-                    Path to = code.resolve(e.getName()).normalize();
+                    Path to = code.resolve(e.getName().substring(RESOURCES.length() + 1)).normalize();
                     if (!to.startsWith(code)) {
                         continue; // an entry naming a path outside the directory is skipped
                     }
                     if (e.isDirectory()) {
                         Files.createDirectories(to);
-                    } else {
+                    } else if (!Files.exists(to)) {
                         Files.createDirectories(to.getParent());
                         try (InputStream in = jar.getInputStream(e)) {
-                            Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
+                            Files.copy(in, to);
                         }
                     }
                 }

@@ -59,7 +59,7 @@ class MultiLangTest {
 
     public static class UpperBolt extends ShellBolt implements IRichBolt {
         public UpperBolt() {
-            super("python3", "resources/upper_bolt.py");
+            super("python3", "upper_bolt.py");
         }
 
         @Override

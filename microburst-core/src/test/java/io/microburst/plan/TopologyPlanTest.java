@@ -32,6 +32,31 @@ class TopologyPlanTest {
     }
 
     @Test
+    void blobStoreFilesAreRefusedNamingTheKeys() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("words", new TestWordSpout());
+        String msg = assertThrows(InvalidTopologyException.class, () -> plan(b.createTopology(),
+            Map.of(Config.TOPOLOGY_BLOBSTORE_MAP, Map.of("dictionary", Map.of("localname", "dict.txt"))))).get_msg();
+        assertTrue(msg.contains("[dictionary]") && msg.contains("no blob store"), msg);
+    }
+
+    @Test
+    void writesToTheConfigurationHandedOutStayWithTheirHolder() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("words", new TestWordSpout());
+        TopologyPlan p = plan(b.createTopology(), Map.of());
+        Map<String, Object> first = p.component("words").conf();
+        first.put("written", 1);
+        first.remove(Config.TOPOLOGY_NAME);
+        assertEquals(1, first.get("written"));
+        assertFalse(p.component("words").conf().containsKey("written"));
+        assertFalse(p.conf().containsKey("written"));
+        Map<String, Object> topology = p.conf();
+        topology.put("written", 2);
+        assertFalse(p.conf().containsKey("written"));
+    }
+
+    @Test
     void assignsTaskIdsByComponentOrderAndSplitsExecutors() throws Exception {
         TopologyBuilder b = new TopologyBuilder();
         b.setSpout("words", new TestWordSpout(), 2);

@@ -1,14 +1,21 @@
 package io.microburst.cli.local;
 
+import io.microburst.cli.ClusterFactory;
 import io.microburst.cli.Command;
 import io.microburst.cli.UsageException;
+import io.microburst.drpc.InProcessDrpc;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.storm.ILocalCluster;
+import org.apache.storm.utils.DRPCClient;
 import org.apache.storm.utils.NimbusClient;
 
 /**
@@ -17,12 +24,15 @@ import org.apache.storm.utils.NimbusClient;
  *
  * <p>Runs on the calling thread; registers a shutdown hook for Ctrl-C and removes it when it returns normally. Uses
  * process-wide state that Storm's submitter reads (the {@code storm.jar} system property and the
- * {@link NimbusClient.LocalOverride}), so only one run may be active in a JVM at a time.
+ * {@link NimbusClient.LocalOverride}, and a {@link DRPCClient.LocalOverride} to an {@link InProcessDrpc}, as Storm's
+ * local mode installs one), so only one run may be active in a JVM at a time.
  */
 public final class LocalRun {
     /** Storm's {@code KillOptions.wait_secs} used at the end of a run. */
     public static final int KILL_WAIT_SECS = 3;
     private static final String STORM_JAR_PROPERTY = "storm.jar";
+    /** Marks a usage error crossing back from the topology's class loader. */
+    private static final String USAGE_PREFIX = "usage: ";
 
     private final Command.Local command;
     private final Supplier<? extends ILocalCluster> clusterFactory;
@@ -30,7 +40,9 @@ public final class LocalRun {
     private final PrintStream err;
 
     /**
-     * @param clusterFactory creates the cluster; called once, after the jar and its main class were found
+     * @param clusterFactory creates the cluster; called once, after the jar and its main class were found, by the
+     *     instance that runs inside the topology's class loader ({@link #runInTopologyLoader} passes
+     *     {@link ClusterFactory#fromSystemProperties()}); {@link #run()} only starts that instance
      */
     public LocalRun(Command.Local command, Supplier<? extends ILocalCluster> clusterFactory, PrintStream out,
                     PrintStream err) {
@@ -41,42 +53,97 @@ public final class LocalRun {
     }
 
     /**
-     * Runs to the end.
+     * Runs to the end. The run itself happens inside the jar's {@link TopologyJar#classLoader() class loader}, which
+     * holds its own copy of Storm and Microburst next to the jar (see {@link TopologyJar}), with the cluster created
+     * there by {@link ClusterFactory#fromSystemProperties()}.
      *
      * @return the process exit status: 0 when the run ended as planned, 1 when the topology's main failed
      * @throws UsageException if the jar cannot be read or has no usable main class
      */
     public int run() throws UsageException, InterruptedException {
         TopologyJar jar = openJar();
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(jar.classLoader());
         try {
-            return runWithCluster(jar, findMain(jar));
+            Class<?> inside = Class.forName(LocalRun.class.getName(), true, jar.classLoader());
+            Method entry = inside.getMethod("runInTopologyLoader", Optional.class, Map.class, Path.class, String.class,
+                    List.class, PrintStream.class, PrintStream.class);
+            return (Integer) entry.invoke(null, command.duration(), command.confOverrides(), jar.path(),
+                    command.mainClass(), command.mainArgs(), out, err);
+        } catch (InvocationTargetException e) {
+            throw rethrown(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot start the run inside the topology's class loader: " + e, e);
         } finally {
+            thread.setContextClassLoader(previous);
             closeQuietly(jar);
         }
     }
 
-    private int runWithCluster(TopologyJar jar, Method main) throws InterruptedException {
+    /**
+     * The run, called by {@link #run()} through the topology's class loader, in which this class is then loaded: its
+     * parameters and exceptions are JDK types only, since Microburst's and Storm's classes differ between the loaders.
+     */
+    public static int runInTopologyLoader(Optional<Duration> duration, Map<String, Object> confOverrides, Path jar,
+                                          String mainClass, List<String> mainArgs, PrintStream out, PrintStream err)
+            throws InterruptedException, IllegalArgumentException {
+        Command.Local command = new Command.Local(duration, confOverrides, jar, mainClass, mainArgs);
+        LocalRun run = new LocalRun(command, ClusterFactory.fromSystemProperties(), out, err);
+        Method main;
+        try {
+            main = run.findMain(LocalRun.class.getClassLoader());
+        } catch (UsageException e) {
+            throw new IllegalArgumentException(USAGE_PREFIX + e.getMessage());
+        }
+        return run.runWithCluster(jar, main);
+    }
+
+    /** Maps what the run inside the topology's class loader threw to what {@link #run()} declares. */
+    private static RuntimeException rethrown(Throwable cause) throws UsageException, InterruptedException {
+        if (cause instanceof InterruptedException interrupted) {
+            throw interrupted;
+        }
+        if (cause instanceof IllegalArgumentException e && e.getMessage() != null
+                && e.getMessage().startsWith(USAGE_PREFIX)) {
+            throw new UsageException(e.getMessage().substring(USAGE_PREFIX.length()));
+        }
+        if (cause instanceof RuntimeException e) {
+            return e;
+        }
+        if (cause instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(cause);
+    }
+
+    private int runWithCluster(Path jarPath, Method main) throws InterruptedException {
         ILocalCluster cluster = clusterFactory.get();
         LocalNimbus nimbus = new LocalNimbus(cluster, command.confOverrides());
         GracefulStop stop = new GracefulStop(cluster, KILL_WAIT_SECS, err);
         Thread hook = new Thread(() -> stop.stop(nimbus.submittedTopologies()), "microburst-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        String previousJar = System.setProperty(STORM_JAR_PROPERTY, jar.path().toString());
+        String previousJar = System.setProperty(STORM_JAR_PROPERTY, jarPath.toString());
         // Installed after the cluster exists: Storm's own LocalCluster installs an override of its own when built.
         NimbusClient.LocalOverride override = new NimbusClient.LocalOverride(nimbus);
+        // As Storm's local mode does: DRPC spouts and DRPC clients built by the topology's main use this server.
+        InProcessDrpc drpc = new InProcessDrpc();
+        DRPCClient.LocalOverride drpcOverride = new DRPCClient.LocalOverride(drpc);
         try {
-            return runMainThenWait(jar, main, nimbus);
+            return runMainThenWait(main, nimbus);
         } finally {
             stop.stop(nimbus.submittedTopologies());
+            closeQuietly(drpcOverride);
+            closeQuietly(drpc);
             closeQuietly(override);
             restoreProperty(previousJar);
             removeHook(hook);
         }
     }
 
-    private int runMainThenWait(TopologyJar jar, Method main, LocalNimbus nimbus) throws InterruptedException {
+    private int runMainThenWait(Method main, LocalNimbus nimbus) throws InterruptedException {
         try {
-            jar.runMain(main, command.mainArgs());
+            TopologyJar.runMain(main, command.mainArgs(), LocalRun.class.getClassLoader());
         } catch (TopologyMainFailedException e) {
             err.println("microburst: " + e.getMessage());
             e.getCause().printStackTrace(err);
@@ -113,9 +180,9 @@ public final class LocalRun {
         }
     }
 
-    private Method findMain(TopologyJar jar) throws UsageException {
+    private Method findMain(ClassLoader loader) throws UsageException {
         try {
-            return jar.findMain(command.mainClass());
+            return TopologyJar.findMain(command.mainClass(), loader);
         } catch (ClassNotFoundException e) {
             throw new UsageException("class " + command.mainClass() + " not found in " + command.jar());
         } catch (NoSuchMethodException e) {

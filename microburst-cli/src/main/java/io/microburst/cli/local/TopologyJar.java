@@ -1,5 +1,6 @@
 package io.microburst.cli.local;
 
+import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,12 +9,18 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A user's topology jar, loaded by its own class loader whose parent is the command line's class loader, so that
- * Storm's API classes are shared (parent first) while the topology's classes come from the jar. Close it once no
- * topology from the jar is running any more.
+ * A user's topology jar and the class loader a run of it uses: one loader holding the command line's own class path
+ * (storm-client, Microburst) followed by the jar, under the platform class loader, as {@code storm local} puts the
+ * jar on the JVM's class path after Storm's libraries. Storm's classes come first, so a jar cannot replace them; and
+ * every path in storm-client that loads a user class by name or deserializes one ({@code Class.forName} in
+ * {@code StateFactory}, {@code ReflectionUtils}, metrics consumers, serializers; {@code Utils.javaDeserialize} for
+ * LinearDRPC's batch bolts) sees the jar, because storm-client itself is defined by this loader. The same shape gives
+ * each topology a loader of its own when several jars share one process. Close it once no topology from the jar is
+ * running any more.
  *
  * <p>Not thread-safe: one thread loads the jar and calls its main.
  */
@@ -29,8 +36,15 @@ public final class TopologyJar implements AutoCloseable {
             throw new IOException("not a readable jar file: " + path);
         }
         this.path = path.toAbsolutePath();
-        this.classLoader = new URLClassLoader(new URL[] {this.path.toUri().toURL()},
-                TopologyJar.class.getClassLoader());
+        List<URL> urls = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                urls.add(Path.of(entry).toAbsolutePath().toUri().toURL());
+            }
+        }
+        urls.add(this.path.toUri().toURL());
+        this.classLoader = new URLClassLoader("microburst-topology", urls.toArray(new URL[0]),
+                ClassLoader.getPlatformClassLoader());
     }
 
     /** The absolute path of the jar: what {@code StormSubmitter} expects in the {@code storm.jar} system property. */
@@ -38,19 +52,19 @@ public final class TopologyJar implements AutoCloseable {
         return path;
     }
 
-    /** The class loader of the jar's classes. */
+    /** The class loader of the jar's classes, and of the Storm and Microburst classes that run them. */
     public ClassLoader classLoader() {
         return classLoader;
     }
 
     /**
-     * Finds {@code public static void main(String[])} in {@code mainClass}.
+     * Finds {@code public static void main(String[])} in {@code mainClass}, loaded by {@code loader}.
      *
      * @throws ClassNotFoundException if the class is not in the jar (or on the command line's class path)
      * @throws NoSuchMethodException if it has no public static main(String[])
      */
-    public Method findMain(String mainClass) throws ClassNotFoundException, NoSuchMethodException {
-        Class<?> type = Class.forName(mainClass, true, classLoader);
+    static Method findMain(String mainClass, ClassLoader loader) throws ClassNotFoundException, NoSuchMethodException {
+        Class<?> type = Class.forName(mainClass, true, loader);
         Method main = type.getMethod("main", String[].class);
         if (!Modifier.isStatic(main.getModifiers())) {
             throw new NoSuchMethodException(mainClass + ".main(String[]) is not static");
@@ -59,16 +73,16 @@ public final class TopologyJar implements AutoCloseable {
     }
 
     /**
-     * Calls {@code main} on the current thread with the jar's class loader as the thread's context class loader
-     * (restored afterwards), because the cluster deserialises spouts and bolts with the context class loader of the
-     * thread that submits them.
+     * Calls {@code main} on the current thread with {@code loader}, the class loader of the jar's classes, as the
+     * thread's context class loader (restored afterwards), because the cluster deserialises spouts and bolts with the
+     * context class loader of the thread that submits them.
      *
      * @throws TopologyMainFailedException if main throws anything
      */
-    public void runMain(Method main, List<String> args) throws TopologyMainFailedException {
+    static void runMain(Method main, List<String> args, ClassLoader loader) throws TopologyMainFailedException {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(classLoader);
+        thread.setContextClassLoader(loader);
         try {
             main.invoke(null, (Object) args.toArray(new String[0]));
         } catch (InvocationTargetException e) {

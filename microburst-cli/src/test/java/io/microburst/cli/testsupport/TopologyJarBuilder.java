@@ -28,16 +28,31 @@ public final class TopologyJarBuilder {
      * @return the jar
      */
     public static Path build(Map<String, String> sources, Path workDir) throws IOException {
+        return build(sources, Map.of(), workDir);
+    }
+
+    /**
+     * @param sources fully qualified class name to source text
+     * @param files other files to pack, path inside the jar (such as {@code resources/split.py}) to content
+     * @param workDir a scratch directory; the jar is written inside it
+     * @return the jar
+     */
+    public static Path build(Map<String, String> sources, Map<String, byte[]> files, Path workDir) throws IOException {
         Path sourceDir = Files.createDirectories(workDir.resolve("src"));
         Path classDir = Files.createDirectories(workDir.resolve("classes"));
-        List<Path> files = new ArrayList<>();
+        List<Path> javaFiles = new ArrayList<>();
         for (Map.Entry<String, String> source : sources.entrySet()) {
             Path file = sourceDir.resolve(source.getKey().replace('.', '/') + ".java");
             Files.createDirectories(file.getParent());
             Files.writeString(file, source.getValue(), StandardCharsets.UTF_8);
-            files.add(file);
+            javaFiles.add(file);
         }
-        compile(files, classDir);
+        compile(javaFiles, classDir);
+        for (Map.Entry<String, byte[]> file : files.entrySet()) {
+            Path target = classDir.resolve(file.getKey());
+            Files.createDirectories(target.getParent());
+            Files.write(target, file.getValue());
+        }
         Path jar = workDir.resolve("topology.jar");
         writeJar(classDir, jar);
         return jar;
@@ -61,13 +76,19 @@ public final class TopologyJarBuilder {
         }
     }
 
+    /** Writes a directory entry before each directory's files, as the jar tool and Maven's jar plugin do. */
     private static void writeJar(Path classDir, Path jar) throws IOException {
         try (OutputStream out = Files.newOutputStream(jar);
              JarOutputStream jarOut = new JarOutputStream(out);
-             Stream<Path> classes = Files.walk(classDir)) {
-            for (Path file : (Iterable<Path>) classes.filter(Files::isRegularFile)::iterator) {
-                jarOut.putNextEntry(new JarEntry(classDir.relativize(file).toString().replace('\\', '/')));
-                Files.copy(file, jarOut);
+             Stream<Path> entries = Files.walk(classDir)) {
+            for (Path file : (Iterable<Path>) entries.filter(p -> !p.equals(classDir)).sorted()::iterator) {
+                String name = classDir.relativize(file).toString().replace('\\', '/');
+                if (Files.isDirectory(file)) {
+                    jarOut.putNextEntry(new JarEntry(name + "/"));
+                } else {
+                    jarOut.putNextEntry(new JarEntry(name));
+                    Files.copy(file, jarOut);
+                }
                 jarOut.closeEntry();
             }
         }

@@ -238,9 +238,13 @@ class ClusterApiTest extends ClusterTestSupport {
     void unsupportedCallsSaySo() {
         assumeMicroburst("Storm's LocalCluster implements these with ZooKeeper and simulated time");
         assertClearUnsupported(() -> cluster.uploadNewCredentials("any", new Credentials(Map.of())));
-        assertClearUnsupported(() -> cluster.getClusterState());
-        assertClearUnsupported(() -> cluster.advanceClusterTime(1));
-        assertClearUnsupported(() -> cluster.advanceClusterTime(1, 1));
+        assertClearUnsupported(() -> cluster.getClusterState().allSupervisorInfo());
+        assertClearUnsupported(() -> cluster.getClusterState().setupHeatbeats("any", Map.of()));
+    }
+
+    @Test
+    void advancingClusterTimeNeedsSimulatedTimeAsOnStorm() {
+        assertThrows(IllegalStateException.class, () -> cluster.advanceClusterTime(1));
     }
 
     private static void assertClearUnsupported(Executable call) {
