@@ -36,6 +36,16 @@ public final class MicroburstConfig {
     /** Integer, at least 1, default 64: most tuples a producer buffers for one consumer before handing them over. */
     public static final String PRODUCER_BATCH_SIZE = ConfigKeys.PRODUCER_BATCH_SIZE;
 
+    /**
+     * Boolean, default false: serialize every emitted tuple through Storm's own Kryo setup for the topology (as a
+     * worker of a Storm cluster does before a tuple leaves its process) and read it back. A value that cannot make the
+     * trip is refused where it is emitted with an {@link io.microburst.serialization.NotSerializableValueException}
+     * naming the component, stream and field; the emit throws, so the task fails as when its own code throws and the
+     * error is the task's. For finding, before a move to a cluster, the user types that need Kryo registration;
+     * it costs a serialization per tuple while on, and nothing when unset.
+     */
+    public static final String SERIALIZATION_CHECK = "microburst.serialization.check";
+
     private MicroburstConfig() {
     }
 }

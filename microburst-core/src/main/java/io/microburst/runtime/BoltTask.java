@@ -6,6 +6,7 @@ import java.util.List;
 import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import io.microburst.plan.ComponentPlan;
+import io.microburst.serialization.SerializationCheck;
 import org.apache.storm.Constants;
 import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.BoltAckInfo;
@@ -96,7 +97,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     void start() {
         try {
             bolt = (IBolt) newInstance();
-            bolt.prepare(component.conf(), context, new BoltOutput(this));
+            bolt.prepare(component.conf(), context,
+                SerializationCheck.wrap(new BoltOutput(this), component.conf(), context));
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);

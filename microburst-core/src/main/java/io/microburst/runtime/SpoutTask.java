@@ -7,6 +7,7 @@ import io.microburst.reliability.PendingTrees;
 import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import io.microburst.plan.ComponentPlan;
+import io.microburst.serialization.SerializationCheck;
 import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.SpoutAckInfo;
 import org.apache.storm.hooks.info.SpoutFailInfo;
@@ -54,7 +55,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     void start() {
         try {
             spout = (ISpout) newInstance();
-            spout.open(component.conf(), context, new SpoutOutput(this));
+            spout.open(component.conf(), context,
+                SerializationCheck.wrap(new SpoutOutput(this), component.conf(), context));
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
