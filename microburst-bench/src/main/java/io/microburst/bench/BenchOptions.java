@@ -38,7 +38,8 @@ public record BenchOptions(boolean quick, List<String> only, List<RuntimeId> run
                microburst bench --report-from DIR
           --quick           one round, 1 s warm-up, 2 s measured, five workloads: under 5 minutes
           --only NAME       run only these workloads (a name, or a family such as wordcount); repeatable
-          --runtimes IDS    any of microburst,storm,storm-tuned,ceiling-loop,ceiling-spsc (default: all)
+          --runtimes IDS    any of microburst,storm,storm-tuned,ceiling-loop,ceiling-spsc,storm-cluster-2w
+                            (default: all but storm-cluster-2w, which starts a real Storm cluster per run)
           --rounds N        rounds per workload and runtime (default 3), runtimes interleaved
           --warmup S        warm-up before measuring (default 10)
           --measure S       measurement window (default 20)
@@ -102,7 +103,7 @@ public record BenchOptions(boolean quick, List<String> only, List<RuntimeId> run
         if (runtimes != null && runtimes.isEmpty()) {
             throw new IllegalArgumentException("--runtimes needs at least one runtime");
         }
-        return new BenchOptions(quick, only, runtimes == null ? Arrays.asList(RuntimeId.values()) : runtimes,
+        return new BenchOptions(quick, only, runtimes == null ? RuntimeId.defaults() : runtimes,
             rounds != null ? rounds : quick ? 1 : 3,
             warmup != null ? warmup : quick ? 1 : 10,
             measure != null ? measure : quick ? 2 : 20,

@@ -158,6 +158,16 @@ public final class StormCluster implements AutoCloseable {
         return conf;
     }
 
+    /** The live processes of the cluster: its daemons, the workers and their log writers. */
+    public List<ProcessHandle> processes() {
+        List<ProcessHandle> all = new ArrayList<>();
+        for (String daemon : DAEMONS) {
+            daemon(daemon).ifPresent(all::add);
+        }
+        all.addAll(workerProcesses());
+        return all;
+    }
+
     /** Each daemon's process id and whether it is alive, in start order. */
     public Map<String, String> status() {
         Map<String, String> status = new LinkedHashMap<>();
@@ -400,6 +410,8 @@ public final class StormCluster implements AutoCloseable {
             + "storm.zookeeper.port: " + state.getProperty("zookeeper.port") + "\n"
             + "storm.local.hostname: \"127.0.0.1\"\n"
             + "storm.local.dir: \"" + dataDir.resolve("storm-local") + "\"\n"
+            // Nimbus' metrics store; relative, it would be written into the Storm home.
+            + "storm.metricstore.rocksdb.location: \"" + dataDir.resolve("storm-local/metrics") + "\"\n"
             + "nimbus.seeds: [\"127.0.0.1\"]\n"
             + "nimbus.thrift.port: " + state.getProperty("nimbus.port") + "\n"
             + "supervisor.thrift.port: " + state.getProperty("supervisor.port") + "\n"

@@ -1,7 +1,13 @@
 package io.microburst.bench.probe;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
@@ -23,6 +29,14 @@ public final class Probes {
     private static final List<SingleWriterRecorder> RECORDERS = new CopyOnWriteArrayList<>();
     private static final AtomicLong FIRST_TUPLE_NANOS = new AtomicLong();
     private static final Runnable MARK_FIRST = () -> FIRST_TUPLE_NANOS.compareAndSet(0, System.nanoTime());
+    /**
+     * System property naming a file to which a JVM that runs tasks but does not measure them (a worker of a Storm cluster)
+     * publishes {@link #delivered()} every {@value #EXPORT_MILLIS} ms, for the measuring JVM to read.
+     */
+    public static final String EXPORT_FILE = "microburst.bench.probe.file";
+    /** How often an exporting JVM writes its count. */
+    public static final long EXPORT_MILLIS = 20;
+    private static final AtomicBoolean EXPORTING = new AtomicBoolean();
 
     private Probes() {
     }
@@ -31,6 +45,10 @@ public final class Probes {
     public static TaskCounter newTaskCounter() {
         TaskCounter counter = new TaskCounter(MARK_FIRST);
         COUNTERS.add(counter);
+        String export = System.getProperty(EXPORT_FILE);
+        if (export != null && EXPORTING.compareAndSet(false, true)) {
+            startExport(Path.of(export));
+        }
         return counter;
     }
 
@@ -74,6 +92,36 @@ public final class Probes {
             merged.add(recorder.getIntervalHistogram());
         }
         return merged;
+    }
+
+    /** Reads the count an exporting JVM last wrote to {@code file}; 0 if it has written none yet. */
+    public static long readExported(Path file) {
+        try {
+            String text = Files.readString(file).trim();
+            return text.isEmpty() ? 0 : Long.parseLong(text);
+        } catch (NoSuchFileException notYet) {
+            return 0;
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("unreadable probe file " + file, e);
+        }
+    }
+
+    /** Writes {@link #delivered()} to {@code file} every {@link #EXPORT_MILLIS} ms, replacing it whole each time. */
+    private static void startExport(Path file) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Thread exporter = new Thread(() -> {
+            try {
+                while (true) {
+                    Files.writeString(tmp, Long.toString(delivered()));
+                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    Thread.sleep(EXPORT_MILLIS);
+                }
+            } catch (InterruptedException | IOException e) {
+                System.err.println("probe export to " + file + " stopped: " + e);
+            }
+        }, "microburst-bench-probe-export");
+        exporter.setDaemon(true);
+        exporter.start();
     }
 
     /** Forgets every counter, recorder and the first-tuple mark; for running several measurements in one JVM (tests). */

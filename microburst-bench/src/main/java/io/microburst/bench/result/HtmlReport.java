@@ -213,6 +213,7 @@ public final class HtmlReport {
             case STORM_TUNED -> "#9467bd";
             case CEILING_LOOP -> "#2ca02c";
             case CEILING_SPSC -> "#ff7f0e";
+            case STORM_CLUSTER_2W -> "#8c564b";
         };
     }
 }

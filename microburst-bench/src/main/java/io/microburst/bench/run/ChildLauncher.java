@@ -6,6 +6,7 @@ import io.microburst.bench.result.RunResult;
 import io.microburst.bench.result.RunStatus;
 import io.microburst.bench.runtime.TempDirs;
 import io.microburst.bench.workload.BenchData;
+import io.microburst.stormcluster.StormCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 /**
  * Runs one {@link RunSpec} in a fresh JVM: {@code java} from this JVM's home, this JVM's class path, the same heap flags for
@@ -100,6 +102,7 @@ public final class ChildLauncher {
         try {
             return run(spec, log, scratch);
         } finally {
+            stopLeftClusters(scratch);
             if (!TempDirs.deleteTree(scratch)) {
                 System.err.println("could not delete the child's scratch directory " + scratch);
             }
@@ -133,6 +136,23 @@ public final class ChildLauncher {
         int exit = process.exitValue();
         return readResult(spec, log).map(r -> r.withLog(log.toString()))
             .orElse(failed(spec, "the child JVM exited with code " + exit + " without a result", log));
+    }
+
+    /**
+     * A child that is killed or halts before stopping its Storm cluster (storm-cluster-2w) leaves the cluster's processes
+     * running without a parent; they keep their state in the child's scratch directory, so they are found and stopped here.
+     */
+    private static void stopLeftClusters(Path scratch) {
+        try (Stream<Path> dirs = Files.list(scratch)) {
+            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith("storm-cluster")).toList()) {
+                Optional<StormCluster> cluster = StormCluster.attach(dir.resolve("cluster"));
+                if (cluster.isPresent()) {
+                    cluster.get().stop();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("could not stop a Storm cluster left in " + scratch + ": " + e);
+        }
     }
 
     private Optional<RunResult> readResult(RunSpec spec, Path log) {

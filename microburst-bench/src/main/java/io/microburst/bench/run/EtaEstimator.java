@@ -48,6 +48,7 @@ public final class EtaEstimator {
             case STORM, STORM_TUNED -> 14; // ZooKeeper, Nimbus, supervisor, worker start; slot shutdown
             case MICROBURST -> 3;
             case CEILING_LOOP, CEILING_SPSC -> 1;
+            case STORM_CLUSTER_2W -> 45; // a cluster of its own: daemons, two worker JVMs, kill and stop
         };
     }
 }

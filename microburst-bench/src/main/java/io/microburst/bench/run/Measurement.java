@@ -1,6 +1,5 @@
 package io.microburst.bench.run;
 
-import io.microburst.bench.probe.ProcessStats;
 import io.microburst.bench.probe.Probes;
 import io.microburst.bench.result.LatencySummary;
 import io.microburst.bench.result.RunResult;
@@ -74,7 +73,7 @@ public final class Measurement {
     }
 
     private RunResult measure(Deployment deployment, long startNanos) throws InterruptedException {
-        long firstTuple = awaitFirstTuple(startNanos);
+        long firstTuple = awaitFirstTuple(deployment, startNanos);
         if (firstTuple == 0) {
             return notMeasured(RunStatus.FAILED, "no tuple reached the last component within " + startupLimit.toSeconds() + " s");
         }
@@ -82,16 +81,16 @@ public final class Measurement {
         sleepNanos(warmup.toNanos());
 
         Probes.discardLatency();
-        long cpuBefore = ProcessStats.processCpuNanos();
-        long countBefore = Probes.delivered();
+        long cpuBefore = deployment.cpuNanos();
+        long countBefore = deployment.delivered();
         long before = System.nanoTime();
         sleepNanos(window.toNanos());
-        long countAfter = Probes.delivered();
+        long countAfter = deployment.delivered();
         long after = System.nanoTime();
-        long cpuAfter = ProcessStats.processCpuNanos();
+        long cpuAfter = deployment.cpuNanos();
         Histogram latency = Probes.takeLatency();
-        int threads = ProcessStats.liveThreads();
-        long rss = ProcessStats.residentBytes();
+        int threads = deployment.threads();
+        long rss = deployment.residentBytes();
 
         double seconds = (after - before) / 1e9;
         long delivered = countAfter - countBefore;
@@ -103,16 +102,16 @@ public final class Measurement {
             null);
     }
 
-    private long awaitFirstTuple(long startNanos) throws InterruptedException {
+    private long awaitFirstTuple(Deployment deployment, long startNanos) throws InterruptedException {
         long deadline = startNanos + startupLimit.toNanos();
         while (System.nanoTime() - deadline < 0) {
-            long first = Probes.firstTupleNanos();
+            long first = deployment.firstTupleNanos();
             if (first != 0) {
                 return first;
             }
             sleepNanos(POLL_NANOS);
         }
-        return Probes.firstTupleNanos();
+        return deployment.firstTupleNanos();
     }
 
     private static void sleepNanos(long nanos) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.microburst.bench.runtime;
 
+import io.microburst.bench.workload.LatencyKind;
 import io.microburst.bench.workload.Workload;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +16,13 @@ public enum RuntimeId {
     /** The workload's work in one hand-written loop on one thread: the fusion ceiling. */
     CEILING_LOOP("ceiling-loop", "1-thread loop"),
     /** Spout work and bolt work on two threads joined by one JCTools SPSC queue: the messaging ceiling. */
-    CEILING_SPSC("ceiling-spsc", "2 threads + SPSC");
+    CEILING_SPSC("ceiling-spsc", "2 threads + SPSC"),
+    /**
+     * A real Apache Storm 2.8.3 cluster on this machine (ZooKeeper, Nimbus, a Supervisor) running the topology in two
+     * worker processes, on Storm's defaults: the cost of going distributed. Not in the default set (each run starts a
+     * cluster, about half a minute); throughput workloads only (the latency probes are in-process).
+     */
+    STORM_CLUSTER_2W("storm-cluster-2w", "Storm cluster 2 workers");
 
     private final String id;
     private final String label;
@@ -42,7 +49,18 @@ public enum RuntimeId {
             case STORM, STORM_TUNED -> workload.stormTwin() == null;
             case CEILING_LOOP -> workload.hasCeiling();
             case CEILING_SPSC -> workload.hasSpscCeiling();
+            case STORM_CLUSTER_2W -> workload.stormTwin() == null && workload.latency() == LatencyKind.NONE;
         };
+    }
+
+    /** Whether a bench without {@code --runtimes} runs this one. */
+    public boolean inDefaultSet() {
+        return this != STORM_CLUSTER_2W;
+    }
+
+    /** The runtimes a bench without {@code --runtimes} compares, in order. */
+    public static List<RuntimeId> defaults() {
+        return Arrays.stream(values()).filter(RuntimeId::inDefaultSet).toList();
     }
 
     /** The runtime called {@code id}; throws {@link IllegalArgumentException} listing the known names otherwise. */

@@ -30,6 +30,7 @@ public final class Runtimes {
                 CeilingWork work = workload.ceilingWork();
                 yield () -> LoopCeiling.start(work);
             }
+            case STORM_CLUSTER_2W -> StormClusterDeployment.prepare(workload);
             case CEILING_SPSC -> {
                 CeilingWork work = workload.ceilingWork();
                 yield () -> SpscCeiling.start(work);
