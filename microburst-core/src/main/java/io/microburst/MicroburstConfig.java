@@ -35,7 +35,6 @@ public final class MicroburstConfig {
     public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = ConfigKeys.DEFAULT_EXECUTOR_QUEUE_SIZE;
     /** Integer, at least 1, default 64: most tuples a producer buffers for one consumer before handing them over. */
     public static final String PRODUCER_BATCH_SIZE = ConfigKeys.PRODUCER_BATCH_SIZE;
-
     /**
      * Boolean, default false: serialize every emitted tuple through Storm's own Kryo setup for the topology (as a
      * worker of a Storm cluster does before a tuple leaves its process) and read it back. A value that cannot make the
@@ -44,7 +43,7 @@ public final class MicroburstConfig {
      * error is the task's. For finding, before a move to a cluster, the user types that need Kryo registration;
      * it costs a serialization per tuple while on, and nothing when unset.
      */
-    public static final String SERIALIZATION_CHECK = "microburst.serialization.check";
+    public static final String SERIALIZATION_CHECK = ConfigKeys.SERIALIZATION_CHECK;
 
     private MicroburstConfig() {
     }

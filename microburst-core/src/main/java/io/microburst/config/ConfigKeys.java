@@ -17,6 +17,7 @@ public final class ConfigKeys {
     public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
     public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = 4096;
     public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
+    public static final String SERIALIZATION_CHECK = "microburst.serialization.check";
 
     private ConfigKeys() {
     }

@@ -1,6 +1,6 @@
 package io.microburst.serialization;
 
-import io.microburst.MicroburstConfig;
+import io.microburst.config.ConfigKeys;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -18,7 +18,7 @@ import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.Utils;
 
 /**
- * {@link MicroburstConfig#SERIALIZATION_CHECK}: every tuple a task emits is serialized and deserialized with Storm's
+ * {@link io.microburst.MicroburstConfig#SERIALIZATION_CHECK}: every tuple a task emits is serialized and deserialized with Storm's
  * Kryo setup for the topology's configuration ({@code topology.kryo.register}, {@code topology.kryo.factory},
  * {@code topology.fall.back.on.java.serialization}, ...), exactly as a worker of a Storm cluster does before a tuple
  * leaves its process. A value that cannot make the trip is refused with a {@link NotSerializableValueException} naming
@@ -47,7 +47,7 @@ public final class SerializationCheck {
 
     /** Whether {@code conf} turns the check on. */
     public static boolean enabled(Map<String, Object> conf) {
-        return ObjectReader.getBoolean(conf.get(MicroburstConfig.SERIALIZATION_CHECK), false);
+        return ObjectReader.getBoolean(conf.get(ConfigKeys.SERIALIZATION_CHECK), false);
     }
 
     /** {@code collector}, or, when {@code conf} turns the check on, a collector that checks each tuple first. */
