@@ -9,8 +9,12 @@ import java.util.Optional;
 /** One parsed invocation of the {@code microburst} command. Immutable. */
 public sealed interface Command {
 
-    /** {@code microburst help}: print usage and exit 0. */
-    record Help() implements Command {
+    /** {@code --help} of the command or of a subcommand, or {@code microburst help [SUBCOMMAND]}: print and exit 0. */
+    record Help(String text) implements Command {
+    }
+
+    /** {@code --version}: print the versions and exit 0. */
+    record Version(String text) implements Command {
     }
 
     /**
@@ -37,5 +41,16 @@ public sealed interface Command {
      * @param parallelism executors for each of the split and count bolts
      */
     record Demo(Duration duration, int parallelism) implements Command {
+    }
+
+    /**
+     * {@code microburst bench}: the benchmark harness, which lives in its own module; its arguments are its own.
+     *
+     * @param args the harness's arguments, unchanged
+     */
+    record Bench(List<String> args) implements Command {
+        public Bench {
+            args = List.copyOf(args);
+        }
     }
 }

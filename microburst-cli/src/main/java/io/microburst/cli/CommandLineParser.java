@@ -2,18 +2,24 @@ package io.microburst.cli;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.storm.utils.VersionInfo;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * Turns the arguments of the {@code microburst} command into a {@link Command}. Pure: reads no files and no
+ * Turns the arguments of the {@code microburst} command into a {@link Command}, with picocli: every subcommand has
+ * {@code --help} and {@code --version}, a mistyped option or subcommand gets suggestions. Pure: reads no files and no
  * environment, so every error is a {@link UsageException} with a message fit to show the user.
  *
- * <p>Options come before the positional arguments; {@code --name value} and {@code --name=value} are both accepted,
- * and {@code --} ends the options. Everything after {@code MAIN_CLASS} belongs to the topology's main, untouched.
+ * <p>{@code --name value} and {@code --name=value} are both accepted and {@code --} ends the options. For
+ * {@code local}, everything after {@code MAIN_CLASS} belongs to the topology's main, untouched.
  */
 public final class CommandLineParser {
     /** Seconds the demo runs when {@code --duration} is not given. */
@@ -26,122 +32,129 @@ public final class CommandLineParser {
 
     /** Parses the full argument list, subcommand first. */
     public static Command parse(String... args) throws UsageException {
-        if (args.length == 0) {
-            throw new UsageException("missing subcommand");
+        CommandLine root = commandLine();
+        ParseResult result;
+        try {
+            result = root.parseArgs(args);
+        } catch (ParameterException e) {
+            throw usageError(e.getMessage(), e);
         }
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        switch (args[0]) {
-            case "help", "-h", "--help":
-                return new Command.Help();
-            case "local":
-                return parseLocal(new Options(rest));
-            case "demo":
-                return parseDemo(new Options(rest));
-            default:
-                throw new UsageException("unknown subcommand '" + args[0] + "'");
+        if (result.isVersionHelpRequested() || result.subcommand() != null && result.subcommand().isVersionHelpRequested()) {
+            return new Command.Version(versionText());
+        }
+        if (result.isUsageHelpRequested()) {
+            return new Command.Help(root.getUsageMessage());
+        }
+        ParseResult sub = result.subcommand();
+        if (sub == null) {
+            throw new UsageException("missing subcommand", root.getUsageMessage(), List.of());
+        }
+        CommandLine subLine = sub.commandSpec().commandLine();
+        if (sub.isUsageHelpRequested()) {
+            return new Command.Help(subLine.getUsageMessage());
+        }
+        Object spec = subLine.getCommand();
+        try {
+            return toCommand(root, spec);
+        } catch (UsageException e) {
+            throw new UsageException(e.getMessage(), subLine.getUsageMessage(), List.of());
         }
     }
 
-    private static Command.Local parseLocal(Options options) throws UsageException {
-        Optional<Duration> duration = Optional.empty();
-        Map<String, Object> conf = new LinkedHashMap<>();
-        for (Option option = options.next(); option != null; option = options.next()) {
-            switch (option.name()) {
-                case "--duration" -> duration = Optional.of(Duration.ofSeconds(positiveInt(option)));
-                case "--conf" -> putConf(conf, option.value());
-                default -> throw new UsageException("unknown option '" + option.name() + "' for local");
-            }
+    /** The full usage text: every subcommand with a line saying what it does. */
+    public static String usage() {
+        return commandLine().getUsageMessage();
+    }
+
+    private static CommandLine commandLine() {
+        CommandLine root = new CommandLine(new Specs.Root());
+        root.setStopAtPositional(false);
+        root.getSubcommands().get("local").setStopAtPositional(true);
+        root.getSubcommands().get("bench").setUnmatchedOptionsArePositionalParams(true).setStopAtPositional(true);
+        return root;
+    }
+
+    private static Command toCommand(CommandLine root, Object spec) throws UsageException {
+        if (spec instanceof Specs.Local local) {
+            return local(local);
         }
-        List<String> positional = options.remaining();
-        if (positional.isEmpty()) {
+        if (spec instanceof Specs.Demo demo) {
+            if (!demo.extra.isEmpty()) {
+                throw new UsageException("demo takes no arguments, got '" + demo.extra.get(0) + "'");
+            }
+            return new Command.Demo(Duration.ofSeconds(positiveInt("--duration", demo.duration)),
+                    positiveInt("--parallelism", demo.parallelism));
+        }
+        if (spec instanceof Specs.Bench bench) {
+            return new Command.Bench(bench.args);
+        }
+        if (spec instanceof Specs.Help help) {
+            if (help.subcommand == null) {
+                return new Command.Help(root.getUsageMessage());
+            }
+            CommandLine sub = root.getSubcommands().get(help.subcommand);
+            if (sub == null) {
+                throw new UsageException("help: unknown subcommand '" + help.subcommand + "'");
+            }
+            return new Command.Help(sub.getUsageMessage());
+        }
+        throw new IllegalStateException("no handler for " + spec.getClass().getName());
+    }
+
+    private static Command.Local local(Specs.Local local) throws UsageException {
+        Optional<Duration> duration = local.duration == null ? Optional.empty()
+                : Optional.of(Duration.ofSeconds(positiveInt("--duration", local.duration)));
+        if (local.positional.isEmpty()) {
             throw new UsageException("local: missing APP.jar");
         }
-        if (positional.size() == 1) {
-            throw new UsageException("local: missing MAIN_CLASS after " + positional.get(0));
+        if (local.positional.size() == 1) {
+            throw new UsageException("local: missing MAIN_CLASS after " + local.positional.get(0));
         }
-        return new Command.Local(duration, conf, Path.of(positional.get(0)), positional.get(1),
-                positional.subList(2, positional.size()));
+        return new Command.Local(duration, confMap(local.conf), Path.of(local.positional.get(0)),
+                local.positional.get(1), local.positional.subList(2, local.positional.size()));
     }
 
-    private static Command.Demo parseDemo(Options options) throws UsageException {
-        int seconds = DEFAULT_DEMO_SECONDS;
-        int parallelism = DEFAULT_DEMO_PARALLELISM;
-        for (Option option = options.next(); option != null; option = options.next()) {
-            switch (option.name()) {
-                case "--duration" -> seconds = positiveInt(option);
-                case "--parallelism" -> parallelism = positiveInt(option);
-                default -> throw new UsageException("unknown option '" + option.name() + "' for demo");
+    /** {@code key=value} assignments, later ones winning, values typed by {@link ConfValueParser}. */
+    public static Map<String, Object> confMap(List<String> assignments) throws UsageException {
+        Map<String, Object> conf = new LinkedHashMap<>();
+        for (String assignment : assignments) {
+            int equals = assignment.indexOf('=');
+            String key = equals <= 0 ? "" : assignment.substring(0, equals).trim();
+            if (key.isEmpty()) {
+                throw new UsageException("--conf expects key=value, got '" + assignment + "'");
+            }
+            try {
+                conf.put(key, ConfValueParser.parse(assignment.substring(equals + 1)));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--conf " + key + ": " + e.getMessage());
             }
         }
-        if (!options.remaining().isEmpty()) {
-            throw new UsageException("demo takes no arguments, got '" + options.remaining().get(0) + "'");
-        }
-        return new Command.Demo(Duration.ofSeconds(seconds), parallelism);
+        return conf;
     }
 
-    private static void putConf(Map<String, Object> conf, String assignment) throws UsageException {
-        int equals = assignment.indexOf('=');
-        if (equals <= 0) {
-            throw new UsageException("--conf expects key=value, got '" + assignment + "'");
-        }
-        String key = assignment.substring(0, equals).trim();
-        if (key.isEmpty()) {
-            throw new UsageException("--conf expects key=value, got '" + assignment + "'");
-        }
-        conf.put(key, ConfValueParser.parse(assignment.substring(equals + 1)));
-    }
-
-    private static int positiveInt(Option option) throws UsageException {
+    /** A positive whole number, or a usage error naming the option. */
+    public static int positiveInt(String option, String value) throws UsageException {
         try {
-            int value = Integer.parseInt(option.value().trim());
-            if (value > 0) {
-                return value;
+            int parsed = Integer.parseInt(value.trim());
+            if (parsed > 0) {
+                return parsed;
             }
         } catch (NumberFormatException notANumber) {
             // reported below with the option's name
         }
-        throw new UsageException(option.name() + " expects a positive whole number, got '" + option.value() + "'");
+        throw new UsageException(option + " expects a positive whole number, got '" + value + "'");
     }
 
-    /** An option and its value. */
-    private record Option(String name, String value) {
+    private static UsageException usageError(String message, ParameterException e) {
+        List<String> suggestions = e instanceof UnmatchedArgumentException unmatched
+                ? new ArrayList<>(unmatched.getSuggestions()) : List.of();
+        return new UsageException(message, e.getCommandLine().getUsageMessage(), suggestions);
     }
 
-    /** Walks the arguments of one subcommand: options first, then the positional remainder. */
-    private static final class Options {
-        private final List<String> args;
-        private int position;
-
-        Options(List<String> args) {
-            this.args = args;
-        }
-
-        /** Returns the next option, or null once the options end (first non-option, or after {@code --}). */
-        Option next() throws UsageException {
-            if (position >= args.size()) {
-                return null;
-            }
-            String arg = args.get(position);
-            if (arg.equals("--")) {
-                position++;
-                return null;
-            }
-            if (!arg.startsWith("-") || arg.equals("-")) {
-                return null;
-            }
-            position++;
-            int equals = arg.indexOf('=');
-            if (equals > 0) {
-                return new Option(arg.substring(0, equals), arg.substring(equals + 1));
-            }
-            if (position >= args.size()) {
-                throw new UsageException(arg + " expects a value");
-            }
-            return new Option(arg, args.get(position++));
-        }
-
-        List<String> remaining() {
-            return args.subList(position, args.size());
-        }
+    static String versionText() {
+        String version = CommandLineParser.class.getPackage().getImplementationVersion();
+        return "microburst " + (version == null ? "(development build)" : version) + System.lineSeparator()
+                + "Apache Storm API " + VersionInfo.getVersion() + System.lineSeparator()
+                + "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")";
     }
 }

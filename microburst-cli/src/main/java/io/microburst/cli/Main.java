@@ -27,20 +27,27 @@ public final class Main {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         try {
             Command command = CommandLineParser.parse(args);
-            if (command instanceof Command.Help) {
-                out.println(Usage.TEXT);
+            if (command instanceof Command.Help help) {
+                out.print(help.text());
+                return OK;
+            }
+            if (command instanceof Command.Version version) {
+                out.println(version.text());
                 return OK;
             }
             if (command instanceof Command.Local local) {
                 return new LocalRun(local, ClusterFactory.fromSystemProperties(), out, err).run();
+            }
+            if (command instanceof Command.Bench) {
+                // The launcher script runs the harness itself, from its own module's class path.
+                throw new UsageException("bench runs from the microburst-bench module: use './microburst bench'");
             }
             Command.Demo demo = (Command.Demo) command;
             new DemoRun(demo, ClusterFactory.fromSystemProperties(),
                     FrameRenderer.forOutput(TerminalDetector.isInteractive()), out, err).run();
             return OK;
         } catch (UsageException e) {
-            err.println("microburst: " + e.getMessage());
-            err.println(Usage.TEXT);
+            printUsageError(e, err);
             return USAGE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -51,5 +58,14 @@ public final class Main {
             e.printStackTrace(err);
             return FAILED;
         }
+    }
+
+    /** One style for every usage error: the message, what the user may have meant, then the relevant usage. */
+    static void printUsageError(UsageException e, PrintStream err) {
+        err.println("microburst: " + e.getMessage());
+        if (!e.suggestions().isEmpty()) {
+            err.println("Did you mean: " + String.join(" or ", e.suggestions()) + "?");
+        }
+        err.print(e.usage() != null ? e.usage() : CommandLineParser.usage());
     }
 }

@@ -75,21 +75,67 @@ class CommandLineParserTest {
         assertInstanceOf(Command.Help.class, CommandLineParser.parse(word));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "demo"})
+    void everySubcommandHasItsOwnHelp(String sub) throws UsageException {
+        Command.Help viaOption = (Command.Help) CommandLineParser.parse(sub, "--help");
+        Command.Help viaHelp = (Command.Help) CommandLineParser.parse("help", sub);
+
+        assertTrue(viaOption.text().startsWith("Usage: microburst " + sub), viaOption.text());
+        assertTrue(viaOption.text().contains("--duration"), viaOption.text());
+        assertEquals(viaOption, viaHelp);
+    }
+
+    @Test
+    void versionAtTopAndSubcommandLevel() throws UsageException {
+        Command.Version top = (Command.Version) CommandLineParser.parse("--version");
+        Command.Version sub = (Command.Version) CommandLineParser.parse("local", "--version");
+
+        assertTrue(top.text().contains("Apache Storm API 2.8.3"), top.text());
+        assertEquals(top, sub);
+    }
+
+    @Test
+    void confValuesAreJsonListsAndMapsLikeStormDashC() throws UsageException {
+        Command.Local local = (Command.Local) CommandLineParser.parse("local",
+                "-c", "topology.metrics.reporters=[{\"class\": \"org.example.Reporter\", \"report.period\": 10}]",
+                "-c", "topology.kryo.register=[\"a.B\", \"c.D\"]", "-c", "topology.workers=2", "a.jar", "M");
+
+        assertEquals(List.of(Map.of("class", "org.example.Reporter", "report.period", 10)),
+                local.confOverrides().get("topology.metrics.reporters"));
+        assertEquals(List.of("a.B", "c.D"), local.confOverrides().get("topology.kryo.register"));
+        assertEquals(2, local.confOverrides().get("topology.workers"));
+    }
+
+    @Test
+    void mistypedOptionsAndSubcommandsGetSuggestions() {
+        UsageException option = assertThrows(UsageException.class,
+                () -> CommandLineParser.parse("local", "--duraton", "5", "a.jar", "M"));
+        UsageException sub = assertThrows(UsageException.class, () -> CommandLineParser.parse("lokal"));
+
+        assertTrue(option.getMessage().contains("'--duraton'"), option.getMessage());
+        assertTrue(option.suggestions().contains("--duration"), option.suggestions().toString());
+        assertTrue(option.usage().startsWith("Usage: microburst local"), option.usage());
+        assertTrue(sub.suggestions().contains("local"), sub.suggestions().toString());
+    }
+
     @Test
     void errorsNameWhatIsWrong() {
         assertMessage("missing subcommand");
-        assertMessage("unknown subcommand 'run'", "run");
+        assertMessage("Unmatched argument at index 0: 'run'", "run");
         assertMessage("local: missing APP.jar", "local");
         assertMessage("local: missing MAIN_CLASS after app.jar", "local", "app.jar");
-        assertMessage("--duration expects a value", "local", "--duration");
+        assertMessage("Missing required parameter for option '--duration' (SECONDS)", "local", "--duration");
         assertMessage("--duration expects a positive whole number, got 'soon'", "local", "--duration", "soon",
                 "a.jar", "M");
         assertMessage("--duration expects a positive whole number, got '0'", "demo", "--duration", "0");
         assertMessage("--parallelism expects a positive whole number, got '-3'", "demo", "--parallelism", "-3");
         assertMessage("--conf expects key=value, got 'novalue'", "local", "--conf", "novalue", "a.jar", "M");
         assertMessage("--conf expects key=value, got '=3'", "local", "--conf", "=3", "a.jar", "M");
-        assertMessage("unknown option '--parallelism' for local", "local", "--parallelism", "2", "a.jar", "M");
-        assertMessage("unknown option '--conf' for demo", "demo", "--conf", "a=b");
+        assertMessage("--conf topology.x: not valid JSON: [1, (Unexpected End Of File position 2: EOF)",
+                "local", "--conf", "topology.x=[1,", "a.jar", "M");
+        assertMessage("Unknown option: '--parallelism'", "local", "--parallelism", "2", "a.jar", "M");
+        assertMessage("Unknown option: '--conf'", "demo", "--conf", "a=b");
         assertMessage("demo takes no arguments, got 'extra'", "demo", "extra");
     }
 
@@ -100,8 +146,9 @@ class CommandLineParserTest {
 
     @Test
     void usageTextListsEverySubcommand() {
+        String usage = CommandLineParser.usage();
         for (String sub : List.of("local", "demo", "bench", "help")) {
-            assertTrue(Usage.TEXT.contains("microburst " + sub), sub);
+            assertTrue(usage.contains("  " + sub + " "), sub + "\n" + usage);
         }
     }
 }

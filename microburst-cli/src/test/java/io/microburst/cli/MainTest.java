@@ -23,7 +23,9 @@ class MainTest {
     @Test
     void helpPrintsUsageAndSucceeds() {
         assertEquals(Main.OK, run("help"));
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("microburst local"));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("Usage: microburst"), text);
+        assertTrue(text.contains("  local "), text);
     }
 
     @Test

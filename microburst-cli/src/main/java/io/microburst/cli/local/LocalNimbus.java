@@ -80,6 +80,11 @@ public final class LocalNimbus implements Nimbus.Iface {
         this.confOverrides = Map.copyOf(confOverrides);
     }
 
+    /** The cluster every call is forwarded to. */
+    public ILocalCluster cluster() {
+        return cluster;
+    }
+
     /** Names of the topologies submitted through this adapter and not killed through it, sorted. */
     public Set<String> submittedTopologies() {
         return new TreeSet<>(submitted);

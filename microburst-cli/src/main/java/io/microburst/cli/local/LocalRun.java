@@ -155,21 +155,17 @@ public final class LocalRun {
             out.println("microburst: running " + String.join(", ", nimbus.submittedTopologies())
                     + describe(command.duration()));
         }
-        waitFor(command.duration());
+        HaltWatch watch = new HaltWatch(nimbus.cluster(), nimbus::submittedTopologies);
+        Optional<String> halted = watch.awaitHaltOrEnd(command.duration());
+        if (halted.isPresent()) {
+            err.println("microburst: " + halted.get());
+            return 1;
+        }
         return 0;
     }
 
     private static String describe(Optional<Duration> duration) {
         return duration.map(d -> " for " + d.toSeconds() + " s").orElse(" until interrupted (Ctrl-C)");
-    }
-
-    /** Sleeps for the duration, or forever; Ctrl-C then ends the JVM through the shutdown hook. */
-    private static void waitFor(Optional<Duration> duration) throws InterruptedException {
-        if (duration.isPresent()) {
-            Thread.sleep(duration.get().toMillis());
-        } else {
-            Thread.sleep(Long.MAX_VALUE);
-        }
     }
 
     private TopologyJar openJar() throws UsageException {

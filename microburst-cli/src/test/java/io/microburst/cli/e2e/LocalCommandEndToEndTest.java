@@ -88,6 +88,27 @@ class LocalCommandEndToEndTest {
         }
     }
 
+    /**
+     * A topology that halts (here: every tuple throws and the task failure limit is 1) ends the run at once with
+     * status 1 and the reason, instead of idling out the duration and exiting 0. The user's INFO log line shows.
+     */
+    @Test
+    void haltedTopologyExitsNonZeroWithTheReason(@TempDir Path dir) throws Exception {
+        Path record = dir.resolve("record.txt");
+        try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
+                "local", "--duration", "600", "-c", "microburst.task.failure.limit=1", "-c",
+                "topology.metrics.reporters=[{\"class\": \"org.apache.storm.metrics2.reporters.ConsoleStormReporter\", "
+                        + "\"report.period\": 600}]",
+                jar.toString(), RecordingTopologySource.MAIN_CLASS, record.toString(), "throw"))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(1, exit, process.output());
+            assertTrue(process.output().contains("topology recording stopped by itself"), process.output());
+            assertTrue(process.output().contains("record bolt was asked to throw"), process.output());
+            assertTrue(process.output().contains("user main submitted recording"), process.output());
+        }
+    }
+
     private static void assertRunRecordsEverything(Path dir, int seconds) throws Exception {
         Path record = dir.resolve("record.txt");
         try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(

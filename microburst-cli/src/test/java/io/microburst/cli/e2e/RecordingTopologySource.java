@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * Source of a small user topology, compiled into a jar by the test as a user's build would. Its main submits with
  * {@code StormSubmitter}; its bolt appends what it saw to the file named by the first argument. A second argument
- * {@code fail} makes main throw before submitting.
+ * {@code fail} makes main throw before submitting; {@code throw} makes the spout cycle through its words and the bolt throw on every tuple. Main logs one
+ * INFO line through SLF4J after submitting, as user code does.
  */
 final class RecordingTopologySource {
     static final String MAIN_CLASS = "example.recording.RecordingTopology";
@@ -40,18 +41,25 @@ final class RecordingTopologySource {
                         throw new IllegalStateException("main was asked to fail");
                     }
                     TopologyBuilder builder = new TopologyBuilder();
-                    builder.setSpout("words", new WordsSpout(), 1);
-                    builder.setBolt("record", new RecordBolt(args[0]), 1).shuffleGrouping("words");
+                    boolean throwing = args.length > 1 && args[1].equals("throw");
+                    builder.setSpout("words", new WordsSpout(throwing), 1);
+                    builder.setBolt("record", new RecordBolt(args[0], throwing), 1).shuffleGrouping("words");
                     Config conf = new Config();
                     conf.put("recording.overridden", "from-main");
                     conf.put("recording.kept", "from-main");
                     StormSubmitter.submitTopology("recording", conf, builder.createTopology());
+                    org.slf4j.LoggerFactory.getLogger(RecordingTopology.class).info("user main submitted recording");
                 }
 
                 public static class WordsSpout extends BaseRichSpout {
                     private static final String[] WORDS = {"alpha", "beta", "gamma", "delta"};
+                    private final boolean forever;
                     private SpoutOutputCollector collector;
                     private int next;
+
+                    public WordsSpout(boolean forever) {
+                        this.forever = forever;
+                    }
 
                     @Override
                     public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector c) {
@@ -60,8 +68,8 @@ final class RecordingTopologySource {
 
                     @Override
                     public void nextTuple() {
-                        if (next < WORDS.length) {
-                            collector.emit(new Values(WORDS[next++]));
+                        if (forever || next < WORDS.length) {
+                            collector.emit(new Values(WORDS[next++ % WORDS.length]));
                         } else {
                             try {
                                 Thread.sleep(5);
@@ -79,10 +87,12 @@ final class RecordingTopologySource {
 
                 public static class RecordBolt extends BaseRichBolt {
                     private final String file;
+                    private final boolean throwing;
                     private OutputCollector collector;
 
-                    public RecordBolt(String file) {
+                    public RecordBolt(String file, boolean throwing) {
                         this.file = file;
+                        this.throwing = throwing;
                     }
 
                     @Override
@@ -95,6 +105,9 @@ final class RecordingTopologySource {
 
                     @Override
                     public void execute(Tuple input) {
+                        if (throwing) {
+                            throw new IllegalStateException("record bolt was asked to throw");
+                        }
                         append("word " + input.getStringByField("word"));
                         collector.ack(input);
                     }
