@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** One parsed invocation of the {@code microburst} command. Immutable. */
 public sealed interface Command {
@@ -51,6 +52,62 @@ public sealed interface Command {
     record Bench(List<String> args) implements Command {
         public Bench {
             args = List.copyOf(args);
+        }
+    }
+
+    /**
+     * {@code microburst server}: serve Storm's Nimbus Thrift service backed by Microburst until stopped.
+     *
+     * @param conf overrides of Storm's configuration (storm.yaml), including the server's own keys
+     */
+    record Server(Map<String, Object> conf) implements Command {
+        public Server {
+            conf = Map.copyOf(conf);
+        }
+    }
+
+    /** What an {@link Admin} command asks of the server, as Storm's command of the same name. */
+    enum AdminVerb { LIST, KILL, ACTIVATE, DEACTIVATE, REBALANCE }
+
+    /**
+     * {@code microburst list|kill|activate|deactivate|rebalance} against a Nimbus (a {@code microburst server} or a
+     * Storm cluster), found through {@code nimbus.seeds} and {@code nimbus.thrift.port}.
+     *
+     * @param conf client configuration overrides
+     * @param topology the topology's name; empty for LIST
+     * @param waitSecs Storm's wait_secs for KILL and REBALANCE; empty for the topology's message timeout
+     * @param executors new executor counts per component, for REBALANCE
+     */
+    record Admin(AdminVerb verb, Map<String, Object> conf, String topology, OptionalInt waitSecs,
+                 Map<String, Integer> executors) implements Command {
+        public Admin {
+            conf = Map.copyOf(conf);
+            executors = Map.copyOf(executors);
+        }
+    }
+
+    /**
+     * {@code microburst monitor}: prints a topology's throughput every interval, as {@code storm monitor} does.
+     *
+     * @param component the component to watch; empty for every spout and bolt together
+     * @param stream the stream counted
+     * @param samples how many lines to print; empty for until interrupted
+     */
+    record Monitor(Map<String, Object> conf, String topology, Optional<String> component, String stream,
+                   int intervalSecs, OptionalInt samples) implements Command {
+        public Monitor {
+            conf = Map.copyOf(conf);
+        }
+    }
+
+    /**
+     * {@code microburst submit}: runs a topology jar's main so that its {@code StormSubmitter} uploads and submits to the
+     * configured Nimbus, as {@code storm jar} does.
+     */
+    record Submit(Map<String, Object> conf, Path jar, String mainClass, List<String> mainArgs) implements Command {
+        public Submit {
+            conf = Map.copyOf(conf);
+            mainArgs = List.copyOf(mainArgs);
         }
     }
 }

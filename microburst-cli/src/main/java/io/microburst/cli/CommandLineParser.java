@@ -1,5 +1,6 @@
 package io.microburst.cli;
 
+import io.microburst.server.ServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.storm.Config;
 import org.apache.storm.utils.VersionInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -70,6 +73,7 @@ public final class CommandLineParser {
         CommandLine root = new CommandLine(new Specs.Root());
         root.setStopAtPositional(false);
         root.getSubcommands().get("local").setStopAtPositional(true);
+        root.getSubcommands().get("submit").setStopAtPositional(true);
         root.getSubcommands().get("bench").setUnmatchedOptionsArePositionalParams(true).setStopAtPositional(true);
         return root;
     }
@@ -88,6 +92,47 @@ public final class CommandLineParser {
         if (spec instanceof Specs.Bench bench) {
             return new Command.Bench(bench.args);
         }
+        if (spec instanceof Specs.Server server) {
+            Map<String, Object> conf = confMap(server.conf);
+            if (server.dir != null) {
+                conf.put(ServerConfig.DIR, server.dir);
+            }
+            if (server.port != null) {
+                conf.put(Config.NIMBUS_THRIFT_PORT, port("--port", server.port));
+            }
+            if (server.bind != null) {
+                conf.put(ServerConfig.BIND, server.bind);
+            }
+            return new Command.Server(conf);
+        }
+        if (spec instanceof Specs.Submit submit) {
+            List<String> p = submit.positional;
+            if (p.size() < 2) {
+                throw new UsageException(p.isEmpty() ? "submit: missing APP.jar" : "submit: missing MAIN_CLASS after " + p.get(0));
+            }
+            return new Command.Submit(confMap(submit.conf), Path.of(p.get(0)), p.get(1), p.subList(2, p.size()));
+        }
+        if (spec instanceof Specs.ListTopologies list) {
+            return admin(Command.AdminVerb.LIST, list, null, null, List.of());
+        }
+        if (spec instanceof Specs.Kill kill) {
+            return admin(Command.AdminVerb.KILL, kill, kill.name, kill.waitSecs, List.of());
+        }
+        if (spec instanceof Specs.Activate activate) {
+            return admin(Command.AdminVerb.ACTIVATE, activate, activate.name, null, List.of());
+        }
+        if (spec instanceof Specs.Deactivate deactivate) {
+            return admin(Command.AdminVerb.DEACTIVATE, deactivate, deactivate.name, null, List.of());
+        }
+        if (spec instanceof Specs.Rebalance rebalance) {
+            return admin(Command.AdminVerb.REBALANCE, rebalance, rebalance.name, rebalance.waitSecs,
+                    rebalance.executors);
+        }
+        if (spec instanceof Specs.Monitor monitor) {
+            return new Command.Monitor(confMap(monitor.conf), monitor.name, Optional.ofNullable(monitor.component),
+                    monitor.stream, positiveInt("--interval", monitor.interval), monitor.samples == null
+                    ? OptionalInt.empty() : OptionalInt.of(positiveInt("--samples", monitor.samples)));
+        }
         if (spec instanceof Specs.Help help) {
             if (help.subcommand == null) {
                 return new Command.Help(root.getUsageMessage());
@@ -99,6 +144,36 @@ public final class CommandLineParser {
             return new Command.Help(sub.getUsageMessage());
         }
         throw new IllegalStateException("no handler for " + spec.getClass().getName());
+    }
+
+    private static Command.Admin admin(Command.AdminVerb verb, Specs.ClientConf client, String topology, String wait,
+                                       List<String> executors) throws UsageException {
+        OptionalInt waitSecs = OptionalInt.empty();
+        if (wait != null) {
+            waitSecs = OptionalInt.of(nonNegativeInt("--wait", wait));
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (String assignment : executors) {
+            int equals = assignment.indexOf('=');
+            if (equals <= 0) {
+                throw new UsageException("--executor expects COMPONENT=N, got '" + assignment + "'");
+            }
+            counts.put(assignment.substring(0, equals), positiveInt("--executor " + assignment.substring(0, equals),
+                    assignment.substring(equals + 1)));
+        }
+        return new Command.Admin(verb, confMap(client.conf), topology, waitSecs, counts);
+    }
+
+    private static int nonNegativeInt(String option, String value) throws UsageException {
+        return "0".equals(value.trim()) ? 0 : positiveInt(option, value);
+    }
+
+    private static int port(String option, String value) throws UsageException {
+        int port = "0".equals(value.trim()) ? 0 : positiveInt(option, value);
+        if (port > 65535) {
+            throw new UsageException(option + " expects a port between 0 and 65535, got '" + value + "'");
+        }
+        return port;
     }
 
     private static Command.Local local(Specs.Local local) throws UsageException {

@@ -4,7 +4,12 @@ import io.microburst.cli.demo.DemoRun;
 import io.microburst.cli.display.FrameRenderer;
 import io.microburst.cli.display.TerminalDetector;
 import io.microburst.cli.local.LocalRun;
+import io.microburst.cli.remote.AdminRun;
+import io.microburst.cli.remote.MonitorRun;
+import io.microburst.cli.remote.ServerRun;
+import io.microburst.cli.remote.SubmitRun;
 import java.io.PrintStream;
+import org.apache.storm.thrift.TException;
 
 /**
  * Entry point of the {@code microburst} command. The only place that calls {@link System#exit}: 0 on success, 1 when
@@ -38,6 +43,18 @@ public final class Main {
             if (command instanceof Command.Local local) {
                 return new LocalRun(local, ClusterFactory.fromSystemProperties(), out, err).run();
             }
+            if (command instanceof Command.Server server) {
+                return new ServerRun(server, out).run();
+            }
+            if (command instanceof Command.Admin admin) {
+                return new AdminRun(admin, out).run();
+            }
+            if (command instanceof Command.Monitor monitor) {
+                return new MonitorRun(monitor, out).run();
+            }
+            if (command instanceof Command.Submit submit) {
+                return new SubmitRun(submit, err).run();
+            }
             if (command instanceof Command.Bench) {
                 // The launcher script runs the harness itself, from its own module's class path.
                 throw new UsageException("bench runs from the microburst-bench module: use './microburst bench'");
@@ -52,6 +69,10 @@ public final class Main {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("microburst: interrupted");
+            return FAILED;
+        } catch (TException | IllegalArgumentException e) {
+            // A refusal with a message meant for the user: a Nimbus error, a configuration the server will not accept.
+            err.println("microburst: " + e);
             return FAILED;
         } catch (Exception | LinkageError e) {
             err.println("microburst: failed: " + e);

@@ -17,7 +17,8 @@ final class Specs {
 
     @Command(name = "microburst", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Runs unchanged Apache Storm topologies on one multi-core machine.",
-            subcommands = {Local.class, Demo.class, Bench.class, Help.class},
+            subcommands = {Local.class, Demo.class, Bench.class, Server.class, Submit.class, ListTopologies.class,
+                Kill.class, Activate.class, Deactivate.class, Rebalance.class, Monitor.class, Help.class},
             footer = {"", "Run 'microburst SUBCOMMAND --help' for a subcommand's options.",
                     "Environment: JAVA_OPTS is passed to the JVM by the launcher script."})
     static final class Root {
@@ -63,6 +64,95 @@ final class Specs {
     static final class Bench {
         @Parameters(paramLabel = "ARGS", arity = "0..*", description = "The harness's own options.")
         List<String> args = new ArrayList<>();
+    }
+
+    /** The {@code -c KEY=VALUE} option every command that talks to Nimbus shares. */
+    static class ClientConf {
+        @Option(names = {"-c", "--conf"}, paramLabel = "KEY=VALUE",
+                description = {"Override a Storm configuration value (JSON or a bare string), e.g. "
+                        + "-c nimbus.seeds='[\"127.0.0.1\"]' -c nimbus.thrift.port=6627. Repeatable."})
+        List<String> conf = new ArrayList<>();
+    }
+
+    @Command(name = "server", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Serve Storm's Nimbus Thrift service backed by Microburst, until stopped (Ctrl-C or SIGTERM). "
+                    + "StormSubmitter, NimbusClient and the storm command work against it unchanged. Topologies are "
+                    + "stored in the data folder and come back in their last status when the server starts again."})
+    static final class Server extends ClientConf {
+        @Option(names = "--dir", paramLabel = "DIR",
+                description = "Data folder (default: ./microburst-data; key microburst.server.dir).")
+        String dir;
+
+        @Option(names = "--port", paramLabel = "PORT", description = "Thrift port (default 6627; key nimbus.thrift.port).")
+        String port;
+
+        @Option(names = "--bind", paramLabel = "ADDRESS",
+                description = "Listen address (default 127.0.0.1; any other requires authentication).")
+        String bind;
+    }
+
+    @Command(name = "submit", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Run a topology jar's main so that StormSubmitter uploads and submits it to the configured "
+                    + "Nimbus (a microburst server), as 'storm jar' does."})
+    static final class Submit extends ClientConf {
+        @Parameters(paramLabel = "APP.jar MAIN_CLASS [ARGS]", arity = "0..*",
+                description = "The topology jar, its main class and the main's arguments.")
+        List<String> positional = new ArrayList<>();
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the topologies of a server.")
+    static final class ListTopologies extends ClientConf {
+    }
+
+    /** A command about one topology. */
+    static class OneTopology extends ClientConf {
+        @Parameters(paramLabel = "NAME", index = "0", description = "The topology's name.")
+        String name;
+    }
+
+    @Command(name = "kill", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Kill a topology: spouts deactivated, work in flight finishing for the wait, then stopped.")
+    static final class Kill extends OneTopology {
+        @Option(names = {"-w", "--wait"}, paramLabel = "SECONDS",
+                description = "Seconds between deactivation and the stop (default: the topology's message timeout).")
+        String waitSecs;
+    }
+
+    @Command(name = "activate", mixinStandardHelpOptions = true, description = "Activate a topology's spouts.")
+    static final class Activate extends OneTopology {
+    }
+
+    @Command(name = "deactivate", mixinStandardHelpOptions = true, description = "Deactivate a topology's spouts.")
+    static final class Deactivate extends OneTopology {
+    }
+
+    @Command(name = "rebalance", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Change how many executors a topology's components have.")
+    static final class Rebalance extends OneTopology {
+        @Option(names = {"-w", "--wait"}, paramLabel = "SECONDS",
+                description = "Seconds with the spouts deactivated before the change (default: the message timeout).")
+        String waitSecs;
+
+        @Option(names = {"-e", "--executor"}, paramLabel = "COMPONENT=N",
+                description = "New executor count of a component. Repeatable.")
+        List<String> executors = new ArrayList<>();
+    }
+
+    @Command(name = "monitor", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Print a topology's throughput (tuples emitted) every interval, as 'storm monitor'.")
+    static final class Monitor extends OneTopology {
+        @Option(names = {"-m", "--component"}, paramLabel = "COMPONENT",
+                description = "Watch one component (default: every component together).")
+        String component;
+
+        @Option(names = {"-s", "--stream"}, paramLabel = "STREAM", description = "Stream counted (default: default).")
+        String stream = "default";
+
+        @Option(names = {"-i", "--interval"}, paramLabel = "SECONDS", description = "Seconds between lines (default 4).")
+        String interval = "4";
+
+        @Option(names = {"-n", "--samples"}, paramLabel = "N", description = "Stop after N lines (default: never).")
+        String samples;
     }
 
     @Command(name = "help", description = "Print the usage of the command or of one subcommand.")

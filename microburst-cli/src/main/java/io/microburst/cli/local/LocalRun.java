@@ -177,15 +177,7 @@ public final class LocalRun {
     }
 
     private Method findMain(ClassLoader loader) throws UsageException {
-        try {
-            return TopologyJar.findMain(command.mainClass(), loader);
-        } catch (ClassNotFoundException e) {
-            throw new UsageException("class " + command.mainClass() + " not found in " + command.jar());
-        } catch (NoSuchMethodException e) {
-            throw new UsageException(command.mainClass() + " has no public static void main(String[])");
-        } catch (LinkageError e) {
-            throw new UsageException("cannot load " + command.mainClass() + ": " + e);
-        }
+        return MainLookup.find(loader, command.mainClass(), command.jar());
     }
 
     private void closeQuietly(AutoCloseable closeable) {

@@ -70,6 +70,10 @@ public final class JavaProcess implements AutoCloseable {
         return Files.readString(stdout, StandardCharsets.UTF_8);
     }
 
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** Kills the process if it is still running and waits briefly for it to go. */
     @Override
     public void close() {

@@ -1,0 +1,57 @@
+package io.microburst.cli.remote;
+
+import io.microburst.cli.Command;
+import io.microburst.cli.UsageException;
+import io.microburst.cli.local.MainLookup;
+import io.microburst.cli.local.TopologyJar;
+import io.microburst.cli.local.TopologyMainFailedException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+
+/**
+ * {@code microburst submit}: runs a topology jar's main in this JVM with {@code storm.jar} naming the jar, as
+ * {@code storm jar} does, so that the main's {@code StormSubmitter} uploads the jar to the configured Nimbus and
+ * submits there. The {@code -c} overrides reach the submitter the way Storm's script passes them
+ * ({@code storm.options}).
+ */
+public final class SubmitRun {
+    private final Command.Submit command;
+    private final PrintStream err;
+
+    public SubmitRun(Command.Submit command, PrintStream err) {
+        this.command = command;
+        this.err = err;
+    }
+
+    /** Returns 0 when main returned, 1 when it threw. */
+    public int run() throws UsageException {
+        System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
+        System.setProperty("storm.options", stormOptions(command.conf()));
+        try (TopologyJar jar = new TopologyJar(command.jar())) {
+            Method main = MainLookup.find(jar, command.mainClass(), command.jar());
+            jar.runMain(main, command.mainArgs());
+            return 0;
+        } catch (IOException e) {
+            throw new UsageException(e.getMessage());
+        } catch (TopologyMainFailedException e) {
+            err.println("microburst: " + e.getMessage());
+            e.getCause().printStackTrace(err);
+            return 1;
+        }
+    }
+
+    /** {@code key=JSON} pairs, URL-encoded and comma-separated, as Storm's script sets them. */
+    static String stormOptions(Map<String, Object> conf) {
+        List<String> pairs = new ArrayList<>();
+        conf.forEach((key, value) -> pairs.add(URLEncoder.encode(key + "=" + JSONValue.toJSONString(value),
+            StandardCharsets.UTF_8)));
+        return String.join(",", pairs);
+    }
+}

@@ -1,0 +1,169 @@
+package io.microburst.server;
+
+import io.microburst.MicroburstCluster;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.storm.Config;
+import org.apache.storm.generated.Nimbus;
+import org.apache.storm.security.auth.SimpleTransportPlugin;
+import org.apache.storm.security.auth.ThriftConnectionType;
+import org.apache.storm.security.auth.ThriftServer;
+import org.apache.storm.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code microburst server}: a long-running process that serves Storm's Nimbus Thrift service, backed by one
+ * {@link MicroburstCluster}, so that {@code StormSubmitter}, {@code NimbusClient} and the {@code storm} command's
+ * classes work against it unchanged. Topologies are kept in the data folder and come back, in their last status, when
+ * the server starts again.
+ *
+ * <p>Listens on 127.0.0.1 unless {@value ServerConfig#BIND} says otherwise, and refuses to listen on any other address
+ * unless an authenticating Thrift transport (for example Storm's SASL digest plugin) is configured. Thread-safe;
+ * {@link #close()} stops serving and stops the topologies, which stay stored.
+ */
+public final class MicroburstServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MicroburstServer.class);
+
+    private final Map<String, Object> conf;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final ScheduledExecutorService scheduler;
+    private final MicroburstCluster cluster;
+    private final ServerNimbus nimbus;
+    private final ThriftServer thrift;
+    private final Thread thriftThread;
+    private final String host;
+    private final Path dataDir;
+
+    private MicroburstServer(Map<String, Object> conf) throws IOException {
+        this.conf = conf;
+        String bind = ServerConfig.bind(conf);
+        InetAddress address = InetAddress.getByName(bind);
+        if (!authenticated(conf)) {
+            if (!address.isLoopbackAddress()) {
+                throw new IllegalArgumentException("Refusing to listen on " + bind + " without authentication: "
+                    + "configure an authenticating Thrift transport (nimbus.thrift.transport, for example "
+                    + "org.apache.storm.security.auth.digest.DigestSaslTransportPlugin with a JAAS file in "
+                    + "java.security.auth.login.config), or keep " + ServerConfig.BIND + " on a loopback address");
+            }
+            conf.put(Config.NIMBUS_THRIFT_TRANSPORT_PLUGIN, BoundTransportPlugin.class.getName());
+        }
+        Path dir = Files.createDirectories(ServerConfig.dir(conf).toAbsolutePath());
+        this.dataDir = dir;
+        this.lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        this.lock = lockChannel.tryLock();
+        if (lock == null) {
+            lockChannel.close();
+            throw new IllegalStateException("Another microburst server is using " + dir);
+        }
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "microburst-server-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        this.host = address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
+        this.cluster = new MicroburstCluster(conf);
+        this.nimbus = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
+            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host);
+        nimbus.restore();
+        this.thrift = new ThriftServer(conf, new Nimbus.Processor<>(ThriftErrors.wrap(nimbus)), ThriftConnectionType.NIMBUS);
+        nimbus.advertisedPort(thrift.getPort());
+        this.thriftThread = new Thread(thrift::serve, "microburst-thrift");
+        thriftThread.start();
+    }
+
+    /**
+     * Starts a server with Storm's configuration (defaults.yaml, storm.yaml) overridden by {@code overrides}; returns
+     * once the Nimbus service accepts connections.
+     *
+     * @throws IllegalArgumentException if the configuration asks for something refused (an unauthenticated non-loopback
+     *     address)
+     */
+    public static MicroburstServer start(Map<String, Object> overrides) throws IOException, InterruptedException {
+        Map<String, Object> conf = new HashMap<>(Utils.readStormConfig());
+        conf.putAll(overrides);
+        MicroburstServer server = new MicroburstServer(conf);
+        server.awaitServing();
+        LOG.info("Nimbus Thrift service listening on {}:{}", server.host(), server.thriftPort());
+        return server;
+    }
+
+    /** Whether the configured transport authenticates callers (anything but Storm's simple plugin or ours). */
+    static boolean authenticated(Map<String, Object> conf) {
+        Object plugin = conf.get(Config.NIMBUS_THRIFT_TRANSPORT_PLUGIN);
+        if (plugin == null) {
+            plugin = conf.get(Config.STORM_THRIFT_TRANSPORT_PLUGIN);
+        }
+        return plugin != null && !plugin.equals(SimpleTransportPlugin.class.getName())
+            && !plugin.equals(BoundTransportPlugin.class.getName());
+    }
+
+    private void awaitServing() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!thrift.isServing()) {
+            if (System.nanoTime() - deadline > 0 || !thriftThread.isAlive()) {
+                throw new IllegalStateException("the Nimbus Thrift service did not start");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** The host clients should use: the bind address, or this machine's name when bound to every interface. */
+    public String host() {
+        return host;
+    }
+
+    /** The folder where topologies are stored. */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public int thriftPort() {
+        return thrift.getPort();
+    }
+
+    /** The cluster the topologies run on. */
+    public MicroburstCluster cluster() {
+        return cluster;
+    }
+
+    /** The Nimbus service itself, as the Thrift port serves it. */
+    public Nimbus.Iface nimbus() {
+        return nimbus;
+    }
+
+    /** The server's configuration: Storm's, with the server's overrides. */
+    public Map<String, Object> conf() {
+        return conf;
+    }
+
+    /** Stops serving and stops every topology; stored topologies stay stored and come back at the next start. */
+    @Override
+    public void close() {
+        thrift.stop();
+        try {
+            thriftThread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        cluster.close();
+        scheduler.shutdownNow();
+        try {
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            LOG.warn("Cannot release the data folder lock: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package io.microburst.server;
+
+import io.microburst.MicroburstCluster;
+import io.microburst.server.nimbus.ClusterNimbus;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.storm.generated.AlreadyAliveException;
+import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.KillOptions;
+import org.apache.storm.generated.LogConfig;
+import org.apache.storm.generated.NimbusSummary;
+import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.SubmitOptions;
+import org.apache.storm.generated.TopologyInitialStatus;
+import org.apache.storm.generated.TopologySummary;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.thrift.TApplicationException;
+import org.apache.storm.thrift.TException;
+import org.apache.storm.utils.Utils;
+import org.apache.storm.utils.VersionInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Nimbus service of {@code microburst server}: {@link ClusterNimbus} over a {@link MicroburstCluster}, plus what a
+ * long-running service adds: uploaded jars kept on disk, one {@link TopologyClassLoader} per topology, every
+ * submission, activation, deactivation and kill written to the {@link TopologyStore} before it is acknowledged, and
+ * log levels. {@link #restore} brings the stored topologies back after a restart.
+ *
+ * <p>Thread-safe: Thrift calls arrive on several worker threads; calls that change a topology are serialised.
+ */
+final class ServerNimbus extends ClusterNimbus {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerNimbus.class);
+
+    private final MicroburstCluster microburst;
+    private final Map<String, Object> serverConf;
+    private final JarUploads uploads;
+    private final TopologyStore store;
+    private final LogLevels logLevels;
+    private final String advertisedHost;
+    private volatile int advertisedPort;
+    /** Class loaders of the topologies started here, closed once their topology is gone from the cluster. */
+    private final Map<String, TopologyClassLoader> loaders = new ConcurrentHashMap<>();
+
+    ServerNimbus(MicroburstCluster cluster, Map<String, Object> serverConf, JarUploads uploads, TopologyStore store,
+                 ScheduledExecutorService scheduler, String advertisedHost) {
+        super(cluster);
+        this.microburst = cluster;
+        this.serverConf = serverConf;
+        this.uploads = uploads;
+        this.store = store;
+        this.logLevels = new LogLevels(scheduler);
+        this.advertisedHost = advertisedHost;
+        scheduler.scheduleWithFixedDelay(this::closeUnusedLoaders, 1, 1, TimeUnit.SECONDS);
+    }
+
+    void advertisedPort(int port) {
+        this.advertisedPort = port;
+    }
+
+    /** Starts every stored topology in its stored status; one that fails to start is logged and left stored. */
+    synchronized void restore() throws IOException {
+        for (TopologyStore.Stored stored : store.loadAll()) {
+            try {
+                start(stored);
+                LOG.info("Restored topology {} ({})", stored.name(), stored.status());
+            } catch (TException | IOException | RuntimeException e) {
+                LOG.error("Cannot restore topology {}: {}", stored.name(), e.toString());
+            }
+        }
+    }
+
+    // ---- submission -------------------------------------------------------------------------------------------
+
+    @Override
+    public String beginFileUpload() throws TException {
+        return uploads.begin();
+    }
+
+    @Override
+    public void uploadChunk(String location, ByteBuffer chunk) throws TException {
+        uploads.chunk(location, chunk);
+    }
+
+    @Override
+    public void finishFileUpload(String location) throws TException {
+        uploads.finish(location);
+    }
+
+    @Override
+    public void submitTopology(String name, String uploadedJarLocation, String jsonConf, StormTopology topology)
+        throws TException {
+        submitTopologyWithOpts(name, uploadedJarLocation, jsonConf, topology, new SubmitOptions());
+    }
+
+    @Override
+    public synchronized void submitTopologyWithOpts(String name, String uploadedJarLocation, String jsonConf,
+                                                    StormTopology topology, SubmitOptions options) throws TException {
+        validateName(name);
+        if (isRunning(name)) {
+            throw new AlreadyAliveException("Topology with name '" + name + "' is already running");
+        }
+        if (topology == null) {
+            throw new InvalidTopologyException("submitTopology: topology '" + name + "' has no topology structure");
+        }
+        Path jar = uploads.take("submitTopology of '" + name + "'", uploadedJarLocation);
+        Map<String, Object> conf = parseJsonConf(jsonConf);
+        TopologyInitialStatus status = options != null && options.get_initial_status() == TopologyInitialStatus.INACTIVE
+            ? TopologyInitialStatus.INACTIVE : TopologyInitialStatus.ACTIVE;
+        TopologyStore.Stored stored;
+        try {
+            stored = store.save(name, jar, conf, topology, status);
+        } catch (IOException e) {
+            throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "submitTopology of '" + name
+                + "': cannot store the topology: " + e);
+        }
+        try {
+            start(stored);
+        } catch (TException | IOException | RuntimeException e) {
+            forgetStored(name);
+            if (e instanceof TException t) {
+                throw t;
+            }
+            throw new InvalidTopologyException("submitTopology of '" + name + "' failed: " + e);
+        }
+        LOG.info("Submitted topology {} ({})", name, status);
+    }
+
+    /** Starts a stored topology in its own class loader, which becomes the context class loader of the submission. */
+    private void start(TopologyStore.Stored stored) throws TException, IOException {
+        TopologyClassLoader loader = new TopologyClassLoader(stored.name(), stored.jar(), ServerNimbus.class.getClassLoader());
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        SubmitOptions options = new SubmitOptions(stored.status());
+        try {
+            cluster.submitTopologyWithOpts(stored.name(), stored.conf(), stored.topology(), options);
+        } catch (TException | RuntimeException e) {
+            loader.close();
+            throw e;
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+        TopologyClassLoader replaced = loaders.put(stored.name(), loader);
+        if (replaced != null) {
+            replaced.close();
+        }
+    }
+
+    private static void validateName(String name) throws InvalidTopologyException {
+        try {
+            Utils.validateTopologyName(name);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidTopologyException("submitTopology: " + e.getMessage());
+        }
+        if (name.equals(".") || name.equals("..") || name.length() > 200) {
+            throw new InvalidTopologyException("submitTopology: topology name '" + name + "' is not allowed");
+        }
+    }
+
+    private boolean isRunning(String name) {
+        for (TopologySummary summary : microburst.getTopologySummaries()) {
+            if (name.equals(summary.get_name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- lifecycle, stored before it is acknowledged -----------------------------------------------------------
+
+    @Override
+    public synchronized void killTopologyWithOpts(String name, KillOptions options) throws TException {
+        super.killTopologyWithOpts(name, options);
+        forgetStored(name);
+        logLevels.forget(name);
+    }
+
+    @Override
+    public synchronized void activate(String name) throws TException {
+        super.activate(name);
+        storeStatus(name, TopologyInitialStatus.ACTIVE);
+    }
+
+    @Override
+    public synchronized void deactivate(String name) throws TException {
+        super.deactivate(name);
+        storeStatus(name, TopologyInitialStatus.INACTIVE);
+    }
+
+    private void storeStatus(String name, TopologyInitialStatus status) throws TException {
+        try {
+            store.setStatus(name, status);
+        } catch (IOException e) {
+            throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "cannot store the status of '" + name
+                + "': " + e);
+        }
+    }
+
+    private void forgetStored(String name) {
+        try {
+            store.remove(name);
+        } catch (IOException e) {
+            LOG.error("Cannot remove the stored topology {}: {}", name, e.toString());
+        }
+    }
+
+    /** Closes the class loaders of topologies no longer in the cluster (killed after their wait, or halted). */
+    private void closeUnusedLoaders() {
+        for (Map.Entry<String, TopologyClassLoader> e : loaders.entrySet()) {
+            if (!isRunning(e.getKey()) && loaders.remove(e.getKey(), e.getValue())) {
+                try {
+                    e.getValue().close();
+                } catch (IOException | RuntimeException ignored) {
+                    // nothing loads from it any more
+                }
+            }
+        }
+    }
+
+    // ---- queries and settings ---------------------------------------------------------------------------------
+
+    @Override
+    public String getNimbusConf() {
+        return JSONValue.toJSONString(serverConf);
+    }
+
+    /** The only Nimbus, hence the leader, at the address clients reach it on. */
+    @Override
+    public NimbusSummary getLeader() {
+        return new NimbusSummary(advertisedHost, advertisedPort, uptimeSecs(), true, VersionInfo.getVersion());
+    }
+
+    @Override
+    public void setLogConfig(String name, LogConfig config) throws TException {
+        logLevels.set(runningName(name), config);
+    }
+
+    @Override
+    public LogConfig getLogConfig(String name) throws TException {
+        return logLevels.get(runningName(name));
+    }
+
+    /** Storm's log calls take a topology id; a name is accepted too. Returns the name. */
+    private String runningName(String idOrName) throws NotAliveException {
+        return microburst.getTopologySummary(idOrName).get_name();
+    }
+}

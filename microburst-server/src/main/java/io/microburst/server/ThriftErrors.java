@@ -1,0 +1,38 @@
+package io.microburst.server;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import org.apache.storm.generated.Nimbus;
+import org.apache.storm.thrift.TApplicationException;
+import org.apache.storm.thrift.TException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes every failure of a Nimbus call reach the remote caller with a message naming the call: Thrift's processor
+ * answers an exception the service does not declare with an anonymous "Internal error processing X", so unchecked
+ * exceptions and Errors other than VirtualMachineError become a {@link TApplicationException} carrying their message.
+ */
+final class ThriftErrors {
+    private static final Logger LOG = LoggerFactory.getLogger(ThriftErrors.class);
+
+    private ThriftErrors() {
+    }
+
+    static Nimbus.Iface wrap(Nimbus.Iface nimbus) {
+        return (Nimbus.Iface) Proxy.newProxyInstance(Nimbus.Iface.class.getClassLoader(),
+            new Class<?>[] {Nimbus.Iface.class}, (proxy, method, args) -> {
+                try {
+                    return method.invoke(nimbus, args);
+                } catch (InvocationTargetException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof TException || cause instanceof VirtualMachineError) {
+                        throw cause;
+                    }
+                    LOG.warn("Nimbus call {} failed", method.getName(), cause);
+                    throw new TApplicationException(TApplicationException.INTERNAL_ERROR,
+                        method.getName() + " failed: " + cause);
+                }
+            });
+    }
+}
