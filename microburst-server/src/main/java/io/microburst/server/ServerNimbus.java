@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerNimbus extends ClusterNimbus {
     private static final Logger LOG = LoggerFactory.getLogger(ServerNimbus.class);
+    private static final int MAX_NAME_LENGTH = 200;
 
     private final MicroburstCluster microburst;
     private final Map<String, Object> serverConf;
@@ -159,9 +160,20 @@ final class ServerNimbus extends ClusterNimbus {
         } catch (IllegalArgumentException e) {
             throw new InvalidTopologyException("submitTopology: " + e.getMessage());
         }
-        if (name.equals(".") || name.equals("..") || name.length() > 200) {
-            throw new InvalidTopologyException("submitTopology: topology name '" + name + "' is not allowed");
+        if (!storable(name)) {
+            throw new InvalidTopologyException("submitTopology: topology name '" + name + "' is not allowed (at most "
+                + MAX_NAME_LENGTH + " characters, not . or ..)");
         }
+    }
+
+    /** Whether the name can be a folder of the store (Storm's own rules already exclude / \\ and :). */
+    private static boolean storable(String name) {
+        return !name.equals(".") && !name.equals("..") && name.length() <= MAX_NAME_LENGTH;
+    }
+
+    @Override
+    public boolean isTopologyNameAllowed(String name) throws TException {
+        return name != null && storable(name) && super.isTopologyNameAllowed(name);
     }
 
     private boolean isRunning(String name) {
