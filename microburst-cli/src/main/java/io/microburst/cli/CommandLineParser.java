@@ -100,6 +100,9 @@ public final class CommandLineParser {
             if (server.port != null) {
                 conf.put(Config.NIMBUS_THRIFT_PORT, port("--port", server.port));
             }
+            if (server.uiPort != null) {
+                conf.put(ServerConfig.UI_PORT, port("--ui-port", server.uiPort));
+            }
             if (server.bind != null) {
                 conf.put(ServerConfig.BIND, server.bind);
             }

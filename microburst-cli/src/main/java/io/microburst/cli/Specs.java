@@ -86,6 +86,10 @@ final class Specs {
         @Option(names = "--port", paramLabel = "PORT", description = "Thrift port (default 6627; key nimbus.thrift.port).")
         String port;
 
+        @Option(names = "--ui-port", paramLabel = "PORT",
+                description = "Port of the web pages, Storm UI REST API and /metrics (default 8080; key ui.port).")
+        String uiPort;
+
         @Option(names = "--bind", paramLabel = "ADDRESS",
                 description = "Listen address (default 127.0.0.1; any other requires authentication).")
         String bind;

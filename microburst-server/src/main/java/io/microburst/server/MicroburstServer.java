@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import io.microburst.server.web.WebServer;
 import org.apache.storm.Config;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.security.auth.SimpleTransportPlugin;
@@ -27,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * {@link MicroburstCluster}, so that {@code StormSubmitter}, {@code NimbusClient} and the {@code storm} command's
  * classes work against it unchanged. Topologies are kept in the data folder and come back, in their last status, when
  * the server starts again.
+ *
+ * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}).
  *
  * <p>Listens on 127.0.0.1 unless {@value ServerConfig#BIND} says otherwise, and refuses to listen on any other address
  * unless an authenticating Thrift transport (for example Storm's SASL digest plugin) is configured. Thread-safe;
@@ -45,6 +48,7 @@ public final class MicroburstServer implements AutoCloseable {
     private final Thread thriftThread;
     private final String host;
     private final Path dataDir;
+    private final WebServer web;
 
     private MicroburstServer(Map<String, Object> conf) throws IOException {
         this.conf = conf;
@@ -81,6 +85,13 @@ public final class MicroburstServer implements AutoCloseable {
         nimbus.advertisedPort(thrift.getPort());
         this.thriftThread = new Thread(thrift::serve, "microburst-thrift");
         thriftThread.start();
+        try {
+            this.web = new WebServer(nimbus, cluster, bind, ServerConfig.uiPort(conf), UiToken.create(dir));
+        } catch (Exception e) {
+            thrift.stop();
+            cluster.close();
+            throw new IOException("cannot start the web server on " + bind + ":" + ServerConfig.uiPort(conf) + ": " + e, e);
+        }
     }
 
     /**
@@ -124,6 +135,11 @@ public final class MicroburstServer implements AutoCloseable {
         return host;
     }
 
+    /** The port of the web pages, the Storm UI REST API and the metrics. */
+    public int uiPort() {
+        return web.port();
+    }
+
     /** The folder where topologies are stored. */
     public Path dataDir() {
         return dataDir;
@@ -151,6 +167,7 @@ public final class MicroburstServer implements AutoCloseable {
     /** Stops serving and stops every topology; stored topologies stay stored and come back at the next start. */
     @Override
     public void close() {
+        web.close();
         thrift.stop();
         try {
             thriftThread.join(TimeUnit.SECONDS.toMillis(10));

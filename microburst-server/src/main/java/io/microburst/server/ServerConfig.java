@@ -8,7 +8,7 @@ import org.apache.storm.utils.ObjectReader;
 /**
  * Configuration keys of {@code microburst server}, read from the same map as Storm's own keys (storm.yaml, then
  * {@code -c} overrides). Storm's keys it honours: {@code nimbus.thrift.port}, {@code nimbus.thrift.max_buffer_size},
- * {@code nimbus.thrift.threads}, {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication).
+ * {@code nimbus.thrift.threads}, {@code ui.port} (pages, REST API, metrics), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication).
  */
 public final class ServerConfig {
     /** String, default {@value #DEFAULT_DIR}: where submitted topologies (jar, configuration, status) are kept. */
@@ -20,6 +20,9 @@ public final class ServerConfig {
     public static final String BIND = "microburst.server.bind";
     /** Long, default 256 MiB: the largest topology jar an upload may send. */
     public static final String UPLOAD_MAX_BYTES = "microburst.server.upload.max.bytes";
+
+    /** Storm's key for the UI's port (storm-server's DaemonConfig), here also the REST API's and the metrics'. */
+    public static final String UI_PORT = "ui.port";
 
     public static final String DEFAULT_DIR = "microburst-data";
     public static final String DEFAULT_BIND = "127.0.0.1";
@@ -39,6 +42,10 @@ public final class ServerConfig {
     static long uploadMaxBytes(Map<String, Object> conf) {
         Object value = conf.get(UPLOAD_MAX_BYTES);
         return value == null ? DEFAULT_UPLOAD_MAX_BYTES : ((Number) value).longValue();
+    }
+
+    static int uiPort(Map<String, Object> conf) {
+        return ObjectReader.getInt(conf.get(UI_PORT), 8080);
     }
 
     static int thriftPort(Map<String, Object> conf) {

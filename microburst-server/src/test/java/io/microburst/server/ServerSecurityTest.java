@@ -32,6 +32,7 @@ class ServerSecurityTest {
         Map<String, Object> conf = new HashMap<>();
         conf.put(ServerConfig.DIR, dir.toString());
         conf.put(Config.NIMBUS_THRIFT_PORT, 0);
+        conf.put(ServerConfig.UI_PORT, 0);
         conf.putAll(extra);
         return conf;
     }

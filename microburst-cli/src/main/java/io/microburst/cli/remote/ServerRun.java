@@ -27,7 +27,8 @@ public final class ServerRun {
             stopped.countDown();
         }, "microburst-server-shutdown"));
         out.println("microburst server: Nimbus Thrift on " + server.host() + ":" + server.thriftPort()
-            + ", topologies stored in " + server.dataDir());
+            + ", pages, Storm UI REST API and /metrics on http://" + server.host() + ":" + server.uiPort()
+            + "/, topologies stored in " + server.dataDir());
         stopped.await();
         return 0;
     }

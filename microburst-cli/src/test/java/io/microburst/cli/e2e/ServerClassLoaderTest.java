@@ -26,7 +26,7 @@ class ServerClassLoaderTest {
         Path v1 = TopologyJarBuilder.build(sources("v1"), Files.createDirectories(dir.resolve("v1")));
         Path v2 = TopologyJarBuilder.build(sources("v2"), Files.createDirectories(dir.resolve("v2")));
         try (MicroburstServer server = MicroburstServer.start(Map.of(ServerConfig.DIR, dir.resolve("data").toString(),
-                Config.NIMBUS_THRIFT_PORT, 0))) {
+                Config.NIMBUS_THRIFT_PORT, 0, ServerConfig.UI_PORT, 0))) {
             submit(v1, "greet-one", dir.resolve("one.txt"), server.thriftPort());
             submit(v2, "greet-two", dir.resolve("two.txt"), server.thriftPort());
 
@@ -36,7 +36,7 @@ class ServerClassLoaderTest {
     }
 
     /** Runs the jar's main as 'storm jar' would: storm.jar names the jar, StormSubmitter uploads it. */
-    private static void submit(Path jarFile, String name, Path out, int port) throws Exception {
+    static void submit(Path jarFile, String name, Path out, int port) throws Exception {
         String previous = System.setProperty("storm.jar", jarFile.toString());
         try (TopologyJar jar = new TopologyJar(jarFile)) {
             jar.runMain(jar.findMain(MAIN), List.of(name, out.toString(), Integer.toString(port)));
@@ -49,7 +49,7 @@ class ServerClassLoaderTest {
         }
     }
 
-    private static String awaitLine(Path file) throws Exception {
+    static String awaitLine(Path file) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (!Files.exists(file) || Files.readAllLines(file).isEmpty()) {
             if (System.nanoTime() > deadline) {
@@ -60,7 +60,7 @@ class ServerClassLoaderTest {
         return Files.readAllLines(file).get(0);
     }
 
-    private static Map<String, String> sources(String version) {
+    static Map<String, String> sources(String version) {
         String greeting = """
             package example.greet;
 

@@ -80,7 +80,7 @@ class ServerEndToEndTest {
     }
 
     private JavaProcess startServer(Path data) throws IOException {
-        return start(List.of(), List.of(), Main.class.getName(), List.of("server", "--port", "0", "--dir", data.toString()));
+        return start(List.of(), List.of(), Main.class.getName(), List.of("server", "--port", "0", "--ui-port", "0", "--dir", data.toString()));
     }
 
     private static int awaitPort(JavaProcess server) throws Exception {

@@ -1,0 +1,109 @@
+package io.microburst.server.web;
+
+import io.microburst.MicroburstCluster;
+import io.microburst.metrics.TaskStats;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.TopologySummary;
+
+/**
+ * The server's metrics in Prometheus' text format, read at each scrape from the runtime's per-task counters (never
+ * from the executor threads): per topology, component and task, tuples emitted and transferred per stream, executed,
+ * acked and failed per input or stream, and average execute, process and complete latencies, plus each topology's
+ * executor count and uptime. Thread-safe.
+ */
+final class PrometheusMetrics {
+    private final MicroburstCluster cluster;
+    private final PrometheusTextFormatWriter writer = new PrometheusTextFormatWriter(false);
+
+    PrometheusMetrics(MicroburstCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    String contentType() {
+        return writer.getContentType();
+    }
+
+    void write(OutputStream out) throws IOException {
+        writer.write(out, scrape());
+    }
+
+    MetricSnapshots scrape() {
+        CounterSnapshot.Builder emitted = counter("microburst_emitted", "Tuples emitted by a task, per stream");
+        CounterSnapshot.Builder transferred = counter("microburst_transferred",
+            "Tuples a task's emits delivered to other tasks, per stream");
+        CounterSnapshot.Builder executed = counter("microburst_executed", "Tuples a bolt task executed, per input");
+        CounterSnapshot.Builder acked = counter("microburst_acked",
+            "Tuples acked: by a bolt task per input, or tuple trees completed for a spout task per stream");
+        CounterSnapshot.Builder failed = counter("microburst_failed", "Tuples failed, as for microburst_acked");
+        GaugeSnapshot.Builder executeMs = gauge("microburst_execute_latency_ms", "Average execute latency, per input");
+        GaugeSnapshot.Builder processMs = gauge("microburst_process_latency_ms", "Average process latency, per input");
+        GaugeSnapshot.Builder completeMs = gauge("microburst_complete_latency_ms",
+            "Average complete latency of a spout's tuple trees, per stream");
+        GaugeSnapshot.Builder executors = gauge("microburst_topology_executors", "Executors of a topology");
+        GaugeSnapshot.Builder uptime = gauge("microburst_topology_uptime_seconds", "Seconds since a topology started");
+        for (TopologySummary topology : cluster.getTopologySummaries()) {
+            String name = topology.get_name();
+            Labels topologyLabels = Labels.of("topology", name, "status", topology.get_status());
+            executors.dataPoint(GaugeDataPointSnapshot.builder().labels(topologyLabels)
+                .value(topology.get_num_executors()).build());
+            uptime.dataPoint(GaugeDataPointSnapshot.builder().labels(topologyLabels)
+                .value(topology.get_uptime_secs()).build());
+            List<TaskStats> tasks;
+            try {
+                tasks = cluster.getTaskStats(name);
+            } catch (NotAliveException gone) {
+                continue;
+            }
+            for (TaskStats task : tasks) {
+                Labels labels = Labels.of("topology", name, "component", task.componentId(),
+                    "task", Integer.toString(task.taskId()));
+                for (int s = 0; s < task.outStreamCount(); s++) {
+                    Labels stream = labels.add("stream", task.outStream(s));
+                    emitted.dataPoint(count(stream, task.emitted(s)));
+                    transferred.dataPoint(count(stream, task.transferred(s)));
+                    if (task.spoutAckedCount(s) > 0 || task.spoutFailedCount(s) > 0) {
+                        acked.dataPoint(count(stream, task.spoutAckedCount(s)));
+                        failed.dataPoint(count(stream, task.spoutFailedCount(s)));
+                        completeMs.dataPoint(value(stream, task.completeMsAvg(s)));
+                    }
+                }
+                for (int i = 0; i < task.inputCount(); i++) {
+                    Labels input = labels.add("input", task.inputComponent(i) + ":" + task.inputStream(i));
+                    executed.dataPoint(count(input, task.executed(i)));
+                    acked.dataPoint(count(input, task.acked(i)));
+                    failed.dataPoint(count(input, task.failed(i)));
+                    executeMs.dataPoint(value(input, task.executeMsAvg(i)));
+                    processMs.dataPoint(value(input, task.processMsAvg(i)));
+                }
+            }
+        }
+        return MetricSnapshots.of(emitted.build(), transferred.build(), executed.build(), acked.build(), failed.build(),
+            executeMs.build(), processMs.build(), completeMs.build(), executors.build(), uptime.build());
+    }
+
+    private static CounterSnapshot.Builder counter(String name, String help) {
+        return CounterSnapshot.builder().name(name).help(help);
+    }
+
+    private static GaugeSnapshot.Builder gauge(String name, String help) {
+        return GaugeSnapshot.builder().name(name).help(help);
+    }
+
+    private static CounterDataPointSnapshot count(Labels labels, long value) {
+        return CounterDataPointSnapshot.builder().labels(labels).value(value).build();
+    }
+
+    private static GaugeDataPointSnapshot value(Labels labels, double value) {
+        return GaugeDataPointSnapshot.builder().labels(labels).value(Double.isNaN(value) ? 0 : value).build();
+    }
+}

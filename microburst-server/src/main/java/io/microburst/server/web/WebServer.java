@@ -1,0 +1,208 @@
+package io.microburst.server.web;
+
+import io.microburst.MicroburstCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.storm.generated.AlreadyAliveException;
+import org.apache.storm.generated.AuthorizationException;
+import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.Nimbus;
+import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.thrift.TException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's web face on Jetty: the Storm UI REST API under {@code /api/v1/}, Prometheus metrics at
+ * {@code /metrics}, and pages for people ({@code /}, {@code /topology.html}, {@code /component.html}) that read the
+ * same API. Listens on the server's bind address only. Requests that change state ({@code POST}) must carry the
+ * server's token in the {@value #TOKEN_HEADER} header; the pages get it embedded, so another web site cannot make a
+ * browser act on the server (no CORS header is ever sent). Nothing that arrives is deserialised except JSON bodies of
+ * rebalance requests, read as plain maps.
+ */
+public final class WebServer implements AutoCloseable {
+    /** The header that carries the token on state-changing requests. */
+    public static final String TOKEN_HEADER = "X-Microburst-Token";
+    private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
+    private static final Pattern TOPOLOGY = Pattern.compile("/api/v1/topology/([^/]+)");
+    private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
+    private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
+    private static final Pattern ACTION = Pattern.compile(
+        "/api/v1/topology/([^/]+)/(activate|deactivate|kill|rebalance)(?:/(\\d+))?");
+    private static final Map<String, String> PAGES = Map.of(
+        "/", "index.html", "/index.html", "index.html", "/topology.html", "topology.html",
+        "/component.html", "component.html", "/app.js", "app.js", "/style.css", "style.css");
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final RestApi api;
+    private final Visualization visualization;
+    private final PrometheusMetrics metrics;
+    private final String token;
+
+    /**
+     * @param host the address to listen on
+     * @param port the port, 0 for any free one
+     * @param token the secret that state-changing requests must carry
+     */
+    public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, String token) throws Exception {
+        this.api = new RestApi(nimbus);
+        this.visualization = new Visualization(nimbus);
+        this.metrics = new PrometheusMetrics(cluster);
+        this.token = token;
+        QueuedThreadPool threads = new QueuedThreadPool(16, 2);
+        threads.setName("microburst-web");
+        threads.setDaemon(true);
+        this.server = new Server(threads);
+        this.connector = new ServerConnector(server, 1, 1);
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Routes());
+        server.start();
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("Stopping the web server failed: {}", e.toString());
+        }
+    }
+
+    private final class Routes extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String path = Request.getPathInContext(request);
+            String method = request.getMethod();
+            try {
+                if ("GET".equals(method)) {
+                    get(request, response, callback, path);
+                } else if ("POST".equals(method)) {
+                    post(request, response, callback, path);
+                } else {
+                    json(response, callback, 405, error("method " + method + " is not allowed"));
+                }
+            } catch (NotAliveException e) {
+                json(response, callback, 404, error(e.get_msg()));
+            } catch (InvalidTopologyException e) {
+                json(response, callback, 400, error(e.get_msg()));
+            } catch (AlreadyAliveException e) {
+                json(response, callback, 409, error(e.get_msg()));
+            } catch (AuthorizationException e) {
+                json(response, callback, 403, error(e.get_msg()));
+            } catch (IllegalArgumentException e) {
+                json(response, callback, 400, error(e.getMessage()));
+            } catch (Exception e) {
+                LOG.warn("{} {} failed", method, path, e);
+                json(response, callback, 500, error(path + ": " + e));
+            }
+            return true;
+        }
+
+        private void get(Request request, Response response, Callback callback, String path) throws TException, IOException {
+            String window = Request.extractQueryParameters(request).getValue("window");
+            Matcher m;
+            if (path.equals("/api/v1/cluster/summary")) {
+                json(response, callback, 200, api.clusterSummary());
+            } else if (path.equals("/api/v1/topology/summary")) {
+                json(response, callback, 200, api.topologySummary());
+            } else if ((m = COMPONENT.matcher(path)).matches()) {
+                json(response, callback, 200, api.component(m.group(1), m.group(2), window));
+            } else if ((m = VISUALIZATION.matcher(path)).matches()) {
+                json(response, callback, 200, visualization.of(m.group(1)));
+            } else if ((m = TOPOLOGY.matcher(path)).matches()) {
+                json(response, callback, 200, api.topology(m.group(1), window));
+            } else if (path.equals("/metrics")) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                metrics.write(out);
+                send(response, callback, 200, metrics.contentType(), out.toByteArray());
+            } else if (PAGES.containsKey(path)) {
+                page(response, callback, PAGES.get(path));
+            } else {
+                json(response, callback, 404, error("no such page: " + path));
+            }
+        }
+
+        private void post(Request request, Response response, Callback callback, String path) throws Exception {
+            Matcher m = ACTION.matcher(path);
+            if (!m.matches()) {
+                json(response, callback, 404, error("no such operation: " + path));
+                return;
+            }
+            if (!tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
+                json(response, callback, 403, error("state-changing requests need the server's token in the "
+                    + TOKEN_HEADER + " header (the file ui-token in the server's data folder)"));
+                return;
+            }
+            String id = m.group(1);
+            int wait = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
+            Map<String, Object> result = switch (m.group(2)) {
+                case "activate" -> api.activate(id, true);
+                case "deactivate" -> api.activate(id, false);
+                case "kill" -> api.kill(id, wait);
+                default -> api.rebalance(id, wait, Content.Source.asString(request, StandardCharsets.UTF_8));
+            };
+            json(response, callback, 200, result);
+        }
+
+        private void page(Response response, Callback callback, String name) throws IOException {
+            try (InputStream in = WebServer.class.getResourceAsStream(name)) {
+                if (in == null) {
+                    throw new IOException("page " + name + " is missing from the build");
+                }
+                byte[] bytes = in.readAllBytes();
+                String type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "text/html";
+                if (name.endsWith(".html")) {
+                    bytes = new String(bytes, StandardCharsets.UTF_8).replace("@TOKEN@", token)
+                        .getBytes(StandardCharsets.UTF_8);
+                }
+                send(response, callback, 200, type + "; charset=utf-8", bytes);
+            }
+        }
+    }
+
+    private boolean tokenMatches(String given) {
+        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+            token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Map<String, Object> error(String message) {
+        return Map.of("error", String.valueOf(message));
+    }
+
+    private static void json(Response response, Callback callback, int status, Map<String, Object> body) {
+        send(response, callback, status, "application/json; charset=utf-8",
+            JSONValue.toJSONString(body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(Response response, Callback callback, int status, String type, byte[] body) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        response.getHeaders().put("X-Content-Type-Options", "nosniff");
+        response.getHeaders().put("Cache-Control", "no-store");
+        response.write(true, ByteBuffer.wrap(body), callback);
+    }
+}
