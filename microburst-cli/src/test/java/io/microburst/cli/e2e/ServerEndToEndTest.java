@@ -77,6 +77,14 @@ class ServerEndToEndTest {
 
         storm(stormOptions(newPort), "KillTopology", "recording", "-w", "0");
         awaitOutput(() -> microburst(newPort, "list"), text -> text.contains("No topologies running."));
+
+        // microburst's own submit (as storm jar), monitor and kill.
+        Path second = dir.resolve("second.txt");
+        microburst(newPort, "submit", jar.toString(), RecordingTopologySource.MAIN_CLASS, second.toString());
+        awaitRecorded(second, restarted);
+        String monitored = microburst(newPort, "monitor", "recording", "-m", "words", "-i", "1", "-n", "1");
+        assertTrue(monitored.matches("(?s).*recording\\s+words\\s+default\\s+\\d+.*"), monitored);
+        assertTrue(microburst(newPort, "kill", "recording", "--wait", "0").contains("Killed topology: recording"));
     }
 
     private JavaProcess startServer(Path data) throws IOException {
@@ -106,8 +114,9 @@ class ServerEndToEndTest {
     }
 
     private String microburst(int port, String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("-c", "nimbus.seeds=[\"127.0.0.1\"]", "-c", "nimbus.thrift.port=" + port));
+        List<String> all = new ArrayList<>(List.of(args[0], "-c", "nimbus.seeds=[\"127.0.0.1\"]", "-c",
+            "nimbus.thrift.port=" + port));
+        all.addAll(List.of(args).subList(1, args.length));
         JavaProcess process = start(List.of(), List.of(), Main.class.getName(), all);
         assertEquals(0, process.waitFor(TIMEOUT), String.join(" ", args) + "\n" + process.output());
         return process.stdout();
