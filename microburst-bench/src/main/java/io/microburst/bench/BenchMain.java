@@ -36,7 +36,7 @@ public final class BenchMain {
         try {
             exit = run(BenchOptions.parse(args), System.out, Progress.terminalIsLive());
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
+            System.err.println("microburst bench: " + e.getMessage());
             exit = 2;
         }
         System.exit(exit);
@@ -47,6 +47,10 @@ public final class BenchMain {
      * 2 on a bad command line.
      */
     public static int run(BenchOptions options, PrintStream out, boolean liveProgress) {
+        if (options.version()) {
+            out.println(BenchOptions.versionText());
+            return 0;
+        }
         if (options.help()) {
             out.print(BenchOptions.USAGE);
             return 0;

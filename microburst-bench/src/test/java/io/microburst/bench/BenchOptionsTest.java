@@ -63,6 +63,7 @@ class BenchOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--runtimes", "heron"));
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--only"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--fast"));
-        assertTrue(e.getMessage().contains("usage"));
+        assertTrue(e.getMessage().contains("Usage: microburst bench"), e.getMessage());
+        assertTrue(e.getMessage().contains("Unknown option: '--fast'"), e.getMessage());
     }
 }

@@ -2,6 +2,7 @@ package io.microburst.server;
 
 import io.microburst.MicroburstCluster;
 import io.microburst.server.nimbus.ClusterNimbus;
+import io.microburst.server.web.PageInfos;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.storm.generated.AlreadyAliveException;
+import org.apache.storm.generated.ComponentPageInfo;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.LogConfig;
@@ -18,6 +20,7 @@ import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
 import org.apache.storm.generated.TopologyInitialStatus;
+import org.apache.storm.generated.TopologyPageInfo;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TApplicationException;
@@ -247,6 +250,17 @@ final class ServerNimbus extends ClusterNimbus {
     @Override
     public NimbusSummary getLeader() {
         return new NimbusSummary(advertisedHost, advertisedPort, uptimeSecs(), true, VersionInfo.getVersion());
+    }
+
+    @Override
+    public TopologyPageInfo getTopologyPageInfo(String id, String window, boolean includeSys) throws TException {
+        return PageInfos.topology(this, id, window);
+    }
+
+    @Override
+    public ComponentPageInfo getComponentPageInfo(String id, String component, String window, boolean includeSys)
+        throws TException {
+        return PageInfos.component(this, id, component, window);
     }
 
     @Override

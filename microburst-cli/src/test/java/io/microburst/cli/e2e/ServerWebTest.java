@@ -20,7 +20,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.LogManager;
 import org.apache.storm.Config;
+import org.apache.storm.generated.ComponentPageInfo;
+import org.apache.storm.generated.ComponentType;
+import org.apache.storm.generated.LogConfig;
+import org.apache.storm.generated.LogLevel;
+import org.apache.storm.generated.LogLevelAction;
+import org.apache.storm.generated.TopologyPageInfo;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,6 +119,32 @@ class ServerWebTest {
         assertTrue(scrape.body().contains("microburst_emitted_total{component=\"once\",stream=\"default\",task=\"2\","
             + "topology=\"" + TOPOLOGY + "\"} 1.0"), scrape.body());
         assertTrue(scrape.body().contains("# TYPE microburst_topology_executors gauge"), scrape.body());
+    }
+
+    @Test
+    void thriftPageInfosAndLogLevels() throws Exception {
+        TopologyPageInfo page = server.nimbus().getTopologyPageInfo(id, ":all-time", false);
+        ComponentPageInfo bolt = server.nimbus().getComponentPageInfo(id, "greet", ":all-time", false);
+        LogConfig debug = new LogConfig();
+        LogLevel level = new LogLevel(LogLevelAction.UPDATE);
+        level.set_target_log_level("DEBUG");
+        level.set_reset_log_level_timeout_secs(600);
+        debug.put_to_named_logger_level("example.greet", level);
+        server.nimbus().setLogConfig(id, debug);
+        boolean debugOn = LogManager.getLogger("example.greet.GreetTopology").isDebugEnabled();
+        LogConfig stored = server.nimbus().getLogConfig(id);
+        LogConfig remove = new LogConfig();
+        remove.put_to_named_logger_level("example.greet", new LogLevel(LogLevelAction.REMOVE));
+        server.nimbus().setLogConfig(id, remove);
+
+        assertEquals(TOPOLOGY, page.get_name());
+        assertEquals(1L, page.get_id_to_bolt_agg_stats().get("greet").get_specific_stats().get_bolt().get_executed());
+        assertEquals(1L, page.get_topology_stats().get_window_to_emitted().get(":all-time"));
+        assertEquals(ComponentType.BOLT, bolt.get_component_type());
+        assertEquals(1, bolt.get_exec_stats_size());
+        assertTrue(debugOn, "example.greet at DEBUG");
+        assertEquals("DEBUG", stored.get_named_logger_level().get("example.greet").get_target_log_level());
+        assertTrue(!LogManager.getLogger("example.greet.GreetTopology").isDebugEnabled(), "reset by REMOVE");
     }
 
     /** The pages as Chromium renders them, after their scripts read the API: values filled in, graph drawn. */

@@ -68,6 +68,21 @@ final class ComponentTotals {
         return all;
     }
 
+    /** The topology's own figures in a window, as Storm counts them: its spouts' emits, transfers and tuple trees. */
+    static ComponentTotals topology(TopologyInfo info, String window) {
+        ComponentTotals sum = new ComponentTotals(info.get_name(), true);
+        for (ComponentTotals c : of(info, window).values()) {
+            if (c.spout) {
+                sum.emitted += c.emitted;
+                sum.transferred += c.transferred;
+                sum.acked += c.acked;
+                sum.failed += c.failed;
+                sum.completeWeighted += c.completeWeighted;
+            }
+        }
+        return sum;
+    }
+
     void add(ExecutorSummary executor, String window) {
         executors++;
         tasks += executor.get_executor_info().get_task_end() - executor.get_executor_info().get_task_start() + 1;

@@ -93,28 +93,15 @@ final class RestApi {
         json.put("msgTimeout", conf.get("topology.message.timeout.secs"));
         List<Object> stats = new ArrayList<>();
         for (String w : ComponentTotals.WINDOWS.keySet()) {
-            long emitted = 0;
-            long transferred = 0;
-            long acked = 0;
-            long failed = 0;
-            double completeWeighted = 0;
-            for (ComponentTotals c : ComponentTotals.of(info, w).values()) {
-                if (c.spout) {
-                    emitted += c.emitted;
-                    transferred += c.transferred;
-                    acked += c.acked;
-                    failed += c.failed;
-                    completeWeighted += c.completeLatencyMs() * c.acked;
-                }
-            }
+            ComponentTotals t = ComponentTotals.topology(info, w);
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("windowPretty", ComponentTotals.WINDOWS.get(w));
             s.put("window", w);
-            s.put("emitted", emitted);
-            s.put("transferred", transferred);
-            s.put("completeLatency", latency(acked == 0 ? 0 : completeWeighted / acked));
-            s.put("acked", acked);
-            s.put("failed", failed);
+            s.put("emitted", t.emitted);
+            s.put("transferred", t.transferred);
+            s.put("completeLatency", latency(t.completeLatencyMs()));
+            s.put("acked", t.acked);
+            s.put("failed", t.failed);
             stats.add(s);
         }
         json.put("topologyStats", stats);
