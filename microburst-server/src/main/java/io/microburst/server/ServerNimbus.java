@@ -191,8 +191,18 @@ final class ServerNimbus extends ClusterNimbus {
     // ---- lifecycle, stored before it is acknowledged -----------------------------------------------------------
 
     @Override
+    public synchronized void killTopology(String name) throws TException {
+        super.killTopology(name);
+        forgetKilled(name);
+    }
+
+    @Override
     public synchronized void killTopologyWithOpts(String name, KillOptions options) throws TException {
         super.killTopologyWithOpts(name, options);
+        forgetKilled(name);
+    }
+
+    private void forgetKilled(String name) {
         forgetStored(name);
         logLevels.forget(name);
     }

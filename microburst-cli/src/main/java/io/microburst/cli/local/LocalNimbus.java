@@ -110,6 +110,12 @@ public final class LocalNimbus extends ClusterNimbus {
     }
 
     @Override
+    public void killTopology(String name) throws TException {
+        super.killTopology(name);
+        submitted.remove(name);
+    }
+
+    @Override
     public void killTopologyWithOpts(String name, KillOptions options) throws TException {
         super.killTopologyWithOpts(name, options);
         submitted.remove(name);

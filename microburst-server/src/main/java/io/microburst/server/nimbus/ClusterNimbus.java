@@ -118,7 +118,7 @@ public abstract class ClusterNimbus implements Nimbus.Iface {
 
     @Override
     public void killTopology(String name) throws TException {
-        killTopologyWithOpts(name, new KillOptions());
+        cluster.killTopology(name);
     }
 
     @Override
