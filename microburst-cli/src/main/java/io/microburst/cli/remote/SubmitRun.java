@@ -35,8 +35,8 @@ public final class SubmitRun {
         System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
         System.setProperty("storm.options", stormOptions(command.conf()));
         try (TopologyJar jar = new TopologyJar(command.jar())) {
-            Method main = MainLookup.find(jar, command.mainClass(), command.jar());
-            jar.runMain(main, command.mainArgs());
+            Method main = MainLookup.find(jar.classLoader(), command.mainClass(), command.jar());
+            MainLookup.run(main, command.mainArgs(), jar.classLoader());
             return 0;
         } catch (IOException e) {
             throw new UsageException(e.getMessage());

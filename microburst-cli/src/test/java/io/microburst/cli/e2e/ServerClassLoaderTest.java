@@ -2,6 +2,7 @@ package io.microburst.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.microburst.cli.local.MainLookup;
 import io.microburst.cli.local.TopologyJar;
 import io.microburst.cli.testsupport.TopologyJarBuilder;
 import io.microburst.server.MicroburstServer;
@@ -39,7 +40,8 @@ class ServerClassLoaderTest {
     static void submit(Path jarFile, String name, Path out, int port) throws Exception {
         String previous = System.setProperty("storm.jar", jarFile.toString());
         try (TopologyJar jar = new TopologyJar(jarFile)) {
-            jar.runMain(jar.findMain(MAIN), List.of(name, out.toString(), Integer.toString(port)));
+            MainLookup.run(MainLookup.find(jar.classLoader(), MAIN, jarFile), List.of(name, out.toString(),
+                Integer.toString(port)), jar.classLoader());
         } finally {
             if (previous == null) {
                 System.clearProperty("storm.jar");
