@@ -66,6 +66,14 @@ class TransactionalStateAccessTest {
             assertFalse(String.valueOf(seen.get(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD)).contains("microburst:"),
                 "getTopologyConf shows the state server's secret: " + seen);
 
+            // The topology, with the server's credentials, keeps its batch state: batches flow. Once they have, its
+            // nodes (/transactional among them) exist, so the outsider's refusals below are about access, not absence.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (SEEN.size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(SEEN.containsAll(List.of("a", "b")), "words counted: " + SEEN);
+
             for (String[] auth : new String[][] {null, OUTSIDER}) {
                 try (ZooKeeper outsider = connect(address, auth)) {
                     assertThrows(KeeperException.NoAuthException.class, () -> outsider.getChildren("/", false));
@@ -77,12 +85,6 @@ class TransactionalStateAccessTest {
                         "x".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT));
                 }
             }
-            // Meanwhile the topology, with the server's credentials, keeps its batch state: batches flow.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (SEEN.size() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertTrue(SEEN.containsAll(List.of("a", "b")), "words counted: " + SEEN);
         }
     }
 
