@@ -96,7 +96,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     void start() {
         try {
             bolt = (IBolt) newInstance();
-            bolt.prepare(component.conf(), context, new BoltOutput(this));
+            bolt.prepare(userConf(), context, new BoltOutput(this));
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);

@@ -54,7 +54,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     void start() {
         try {
             spout = (ISpout) newInstance();
-            spout.open(component.conf(), context, new SpoutOutput(this));
+            spout.open(userConf(), context, new SpoutOutput(this));
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
