@@ -96,7 +96,12 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     void start() {
         try {
             bolt = (IBolt) newInstance();
-            bolt.prepare(userConf(), context, new BoltOutput(this));
+            if (DebugLog.enabled(component.conf())) {
+                bolt = DebugLog.bolt(bolt, taskId);
+                bolt.prepare(userConf(), context, DebugLog.boltCollector(this, taskId, component.id()));
+            } else {
+                bolt.prepare(userConf(), context, new BoltOutput(this));
+            }
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
