@@ -98,9 +98,9 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             bolt = (IBolt) newInstance();
             if (DebugLog.enabled(component.conf())) {
                 bolt = DebugLog.bolt(bolt, taskId);
-                bolt.prepare(userConf(), context, DebugLog.boltCollector(this, taskId, component.id()));
+                bolt.prepare(component.conf(), context, DebugLog.boltCollector(this, taskId, component.id()));
             } else {
-                bolt.prepare(userConf(), context, new BoltOutput(this));
+                bolt.prepare(component.conf(), context, new BoltOutput(this));
             }
             preparedFlag().set(true);
             up = true;

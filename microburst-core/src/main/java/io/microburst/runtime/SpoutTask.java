@@ -54,7 +54,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     void start() {
         try {
             spout = (ISpout) newInstance();
-            spout.open(userConf(), context, DebugLog.enabled(component.conf())
+            spout.open(component.conf(), context, DebugLog.enabled(component.conf())
                 ? DebugLog.spoutCollector(this, taskId, component.id()) : new SpoutOutput(this));
             preparedFlag().set(true);
             up = true;

@@ -335,14 +335,6 @@ abstract class TaskRunner {
         return instance;
     }
 
-    /**
-     * The configuration map a fresh instance is opened or prepared with: mutable, as Storm's is (storm-client's own
-     * PersistentWindowedBoltExecutor writes into it), and a copy per task, so that one task's writes reach no other.
-     */
-    final Map<String, Object> userConf() {
-        return new HashMap<>(component.conf());
-    }
-
     final AtomicBoolean preparedFlag() {
         return host.preparedFlag(taskId);
     }
