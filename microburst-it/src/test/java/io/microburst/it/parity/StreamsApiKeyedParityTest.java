@@ -45,7 +45,7 @@ class StreamsApiKeyedParityTest extends ParityTestSupport {
             windowed += all.subList(w, w + 4).stream().distinct().count();
         }
         long perWindow = windowed;
-        Map<String, Run> runs = runOnBoth("streams-wordcount", StreamsApiParityTest::wordCount, Topologies.baseConf(),
+        Map<String, Run> runs = runOnBoth("streams-wordcount", StreamsApiKeyedParityTest::wordCount, Topologies.baseConf(),
             events -> count(events, "running ") == all.size() && count(events, "window ") == perWindow, Await.DEFAULT_LIMIT);
         Map<String, Long> expected = new TreeMap<>();
         for (String s : SENTENCES) {
@@ -67,7 +67,7 @@ class StreamsApiKeyedParityTest extends ParityTestSupport {
 
     @Test
     void windowedJoinPairsValuesByKey() throws Exception {
-        Map<String, Run> runs = runOnBoth("streams-join", StreamsApiParityTest::joined, Topologies.baseConf(),
+        Map<String, Run> runs = runOnBoth("streams-join", StreamsApiKeyedParityTest::joined, Topologies.baseConf(),
             events -> count(events, "join ") == 3, Await.DEFAULT_LIMIT);
         for (Run run : runs.values()) {
             assertEquals(List.of("join 1=(one, 10)", "join 2=(two, 20)", "join 3=(three, 30)"), seen(run, "join "),
