@@ -14,6 +14,7 @@ import org.apache.storm.hooks.info.BoltExecuteInfo;
 import org.apache.storm.hooks.info.BoltFailInfo;
 import org.apache.storm.task.IBolt;
 import org.apache.storm.task.IOutputCollector;
+import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -97,8 +98,14 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     void start() {
         try {
             bolt = (IBolt) newInstance();
-            bolt.prepare(component.conf(), context,
-                SerializationCheck.wrap(new BoltOutput(this), component.conf(), context));
+            OutputCollector collector;
+            if (DebugLog.enabled(component.conf())) {
+                bolt = DebugLog.bolt(bolt, taskId);
+                collector = DebugLog.boltCollector(this, taskId, component.id());
+            } else {
+                collector = new BoltOutput(this);
+            }
+            bolt.prepare(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);

@@ -43,6 +43,7 @@ final class Inbox {
     /** Fused tasks to move to executors of their own after this turn, with the reason for the log. */
     final Map<BoltTask, String> defuseRequests = new LinkedHashMap<>();
     final int drainLimit;
+    private final int batchSize;
     private final Switchboard board;
     /** This executor's outbox: a tuple for a task that moved away is sent on through it. */
     private Outbox outbox;
@@ -71,11 +72,24 @@ final class Inbox {
         this.index = index;
         this.name = name;
         this.board = board;
+        this.batchSize = batchSize;
         int tuples = Math.max(2, queueSize);
         this.batches = new MpscArrayQueue<>(Math.max(2, tuples / batchSize));
         int foreignMax = Math.max(4, tuples);
         this.foreign = new MpscChunkedArrayQueue<>(Math.min(256, Pow2.roundToPowerOfTwo(foreignMax) / 2), foreignMax);
         this.drainLimit = Math.max(1, Math.min(256, tuples));
+    }
+
+    /** How many tuples the queue holds when full (in full batches), for the receive queue metrics. Any thread. */
+    int capacityTuples() {
+        return batches.capacity() * batchSize;
+    }
+
+    /**
+     * About how many tuples wait (batches count as full), for the receive queue metrics; any thread, racy and cheap.
+     */
+    int populationTuples() {
+        return batches.size() * batchSize + foreign.size();
     }
 
     void connect(Outbox own, boolean spouts) {

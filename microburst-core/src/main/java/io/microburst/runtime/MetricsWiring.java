@@ -4,6 +4,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import com.codahale.metrics.Metric;
+import io.microburst.metrics.BuiltinTaskMetrics;
 import io.microburst.metrics.MetricsConsumers;
 import io.microburst.metrics.V2DataPoints;
 import io.microburst.plan.TopologyPlan;
@@ -18,10 +22,13 @@ import org.apache.storm.utils.ObjectReader;
  * The topology's metrics consumers ({@code topology.metrics.consumer.register}) and what feeds them: the IMetrics
  * tasks register, read bucket by bucket, and the v2 registry's task metrics when Storm's v2 tick is on. Collection
  * runs on the executor thread that runs the tasks (the timer posts it there), so user metrics are read by the thread
- * that writes them.
+ * that writes them. Also the v2 side: Storm's built-in task metrics ({@link BuiltinTaskMetrics}, brought up to the
+ * tasks' counters every {@value #BUILTIN_UPDATE_MS} ms and before each v2 collection, while anything can see them)
+ * and the metrics v2 reporters of {@code topology.metrics.reporters}, which Storm's registry starts and stops.
  *
  * <p>Threading: {@link #start} and {@link #cleanup} under the lifecycle's lock; the collections on executor threads;
- * {@link MetricsConsumers} delivers to each consumer one call at a time.
+ * built-in updates on the timer thread or an executor thread; {@link MetricsConsumers} delivers to each consumer one
+ * call at a time.
  */
 final class MetricsWiring {
     private final TopologyPlan plan;
@@ -29,6 +36,11 @@ final class MetricsWiring {
     private final WorkerResources resources;
     private final Supervisor supervisor;
     private final MetricsConsumers consumers;
+    /** How often the built-in metrics are brought up to date: Storm updates its rate counters every 2 s. */
+    static final long BUILTIN_UPDATE_MS = 2000;
+    private final Map<Integer, BuiltinTaskMetrics> builtins = new ConcurrentHashMap<>();
+    private final Map<Integer, TaskRunner> liveTasks = new ConcurrentHashMap<>();
+    private boolean reportersStarted;
 
     MetricsWiring(TopologyPlan plan, ClassLoader loader, WorkerResources resources, Supervisor supervisor) {
         this.plan = plan;
@@ -54,8 +66,39 @@ final class MetricsWiring {
             plan.conf().get(Config.TOPOLOGY_V2_METRICS_TICK_INTERVAL_SECONDS), 60);
     }
 
+    /** True when reporters are configured or consumers take v2 metrics: the built-in metrics are then kept. */
+    boolean builtinsObserved() {
+        return reportersStarted || v2IntervalSecs() >= 0;
+    }
+
+    /** Brings the built-in metrics of the tasks {@code e} runs up to their counters. Any thread. */
+    void updateBuiltins(Executor e) {
+        for (TaskRunner t : e.tasks()) {
+            builtin(t).update();
+        }
+    }
+
+    private BuiltinTaskMetrics builtin(TaskRunner t) {
+        liveTasks.put(t.taskId, t);
+        Set<Metric> owned = resources.builtinMetrics();
+        synchronized (owned) {
+            BuiltinTaskMetrics b = builtins.get(t.taskId);
+            if (b == null) {
+                int taskId = t.taskId;
+                b = new BuiltinTaskMetrics(t.stats, resources.metricRegistry(), plan.stormId(),
+                    WorkerResources.WORKER_PORT, t instanceof BoltTask, owned,
+                    () -> liveTasks.get(taskId).inbox.capacityTuples(),
+                    () -> liveTasks.get(taskId).inbox.populationTuples());
+                builtins.put(taskId, b);
+            }
+            b.rebind(t.stats);
+            return b;
+        }
+    }
+
     @SuppressWarnings("unchecked")
     void start() {
+        startReporters();
         Object registrations = plan.conf().get(Config.TOPOLOGY_METRICS_CONSUMER_REGISTER);
         if (!(registrations instanceof List<?> list) || list.isEmpty()) {
             return;
@@ -119,10 +162,38 @@ final class MetricsWiring {
         }
     }
 
+    /**
+     * Starts the metrics v2 reporters of {@code topology.metrics.reporters} as a Storm worker does: the registry
+     * starts them (and its rate counter timer) before any task registers a metric, and stops them in
+     * {@link #cleanup}.
+     */
+    private void startReporters() {
+        Object reporters = plan.conf().get(Config.TOPOLOGY_METRICS_REPORTERS);
+        if (!(reporters instanceof List<?> list) || list.isEmpty()) {
+            return;
+        }
+        Map<String, Object> conf = new HashMap<>(plan.conf());
+        conf.put(Config.STORM_ID, plan.stormId());
+        StormMetricRegistry registry = resources.metricRegistry();
+        try {
+            registry.start(conf, WorkerResources.WORKER_PORT);
+        } catch (RuntimeException | LinkageError e) {
+            try {
+                registry.stop();
+            } catch (RuntimeException stopError) {
+                e.addSuppressed(stopError);
+            }
+            throw new IllegalArgumentException("Topology '" + plan.name() + "': cannot start the metrics reporters of "
+                + Config.TOPOLOGY_METRICS_REPORTERS + " " + reporters + ": " + e, e);
+        }
+        reportersStarted = true;
+    }
+
     /** Reads the v2 registry's metrics of the tasks of {@code e}. On e's thread. */
     void collectV2(Executor e, int interval) {
         StormMetricRegistry registry = resources.metricRegistry();
         long now = System.currentTimeMillis() / 1000;
+        updateBuiltins(e);
         for (TaskRunner t : e.tasks()) {
             List<IMetricsConsumer.DataPoint> points = V2DataPoints.of(registry, t.taskId);
             if (!points.isEmpty()) {
@@ -134,5 +205,9 @@ final class MetricsWiring {
 
     void cleanup() {
         consumers.cleanup();
+        if (reportersStarted) {
+            reportersStarted = false;
+            resources.metricRegistry().stop();
+        }
     }
 }

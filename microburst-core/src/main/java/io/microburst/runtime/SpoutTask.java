@@ -55,8 +55,9 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     void start() {
         try {
             spout = (ISpout) newInstance();
-            spout.open(component.conf(), context,
-                SerializationCheck.wrap(new SpoutOutput(this), component.conf(), context));
+            SpoutOutputCollector collector = DebugLog.enabled(component.conf())
+                ? DebugLog.spoutCollector(this, taskId, component.id()) : new SpoutOutput(this);
+            spout.open(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);

@@ -76,6 +76,10 @@ final class TopologyTimers {
                 spouts.add(s);
             }
         }
+        if (metrics.builtinsObserved()) {
+            long period = MetricsWiring.BUILTIN_UPDATE_MS;
+            schedules.add(timer.every(period, period, () -> metrics.updateBuiltins(e)));
+        }
         int v2Interval = metrics.v2IntervalSecs();
         if (v2Interval >= 0) {
             long periodMs = Math.max(1, v2Interval) * 1000L;

@@ -43,6 +43,8 @@ final class WorkerResources {
     private final TopologyPlan plan;
     private final ClassLoader loader;
     private final StormMetricRegistry metricRegistry = new StormMetricRegistry();
+    /** The built-in metrics in the registry: they belong to the task, not to an instance of it (its lock as well). */
+    private final Set<Metric> builtinMetrics = ConcurrentHashMap.newKeySet();
     private final Map<String, Object> defaultResources = new HashMap<>();
     private final Map<String, Object> userResources = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor sharedPool;
@@ -73,6 +75,10 @@ final class WorkerResources {
 
     StormMetricRegistry metricRegistry() {
         return metricRegistry;
+    }
+
+    Set<Metric> builtinMetrics() {
+        return builtinMetrics;
     }
 
     void startWorkerHooks() {
@@ -111,14 +117,17 @@ final class WorkerResources {
         for (Map<Integer, Map<String, IMetric>> byTask : executor.registeredMetrics.values()) {
             byTask.remove(task.taskId);
         }
-        Set<Metric> old = new HashSet<>();
-        old.addAll(metricRegistry.getTaskCounters(task.taskId).values());
-        old.addAll(metricRegistry.getTaskGauges(task.taskId).values());
-        old.addAll(metricRegistry.getTaskHistograms(task.taskId).values());
-        old.addAll(metricRegistry.getTaskMeters(task.taskId).values());
-        old.addAll(metricRegistry.getTaskTimers(task.taskId).values());
-        if (!old.isEmpty()) {
-            metricRegistry.deregister(old);
+        synchronized (builtinMetrics) {
+            Set<Metric> old = new HashSet<>();
+            old.addAll(metricRegistry.getTaskCounters(task.taskId).values());
+            old.addAll(metricRegistry.getTaskGauges(task.taskId).values());
+            old.addAll(metricRegistry.getTaskHistograms(task.taskId).values());
+            old.addAll(metricRegistry.getTaskMeters(task.taskId).values());
+            old.addAll(metricRegistry.getTaskTimers(task.taskId).values());
+            old.removeAll(builtinMetrics);
+            if (!old.isEmpty()) {
+                metricRegistry.deregister(old);
+            }
         }
         preparedFlag(task.taskId).set(false);
         return new TopologyContext(plan.topology(), plan.conf(), plan.taskToComponent(), plan.componentToSortedTasks(),
