@@ -11,6 +11,7 @@ import io.microburst.cluster.ClusterViews;
 import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
+import io.microburst.plan.Submission;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
@@ -83,9 +84,9 @@ public final class MicroburstCluster implements ILocalCluster {
                                                  SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
         checkOpen();
-        validateName(topologyName);
+        Submission.validateName(topologyName);
         Map<String, Object> topoConf = new HashMap<>(clusterConf);
-        topoConf.putAll(jsonRoundTrip(topologyName, conf == null ? Map.of() : conf));
+        topoConf.putAll(Submission.jsonRoundTrip(topologyName, conf == null ? Map.of() : conf));
         String stormId = topologyName + "-" + submissions.incrementAndGet() + "-" + System.currentTimeMillis() / 1000;
         topoConf.put(Config.TOPOLOGY_NAME, topologyName);
         topoConf.put(Config.STORM_ID, stormId);
@@ -403,76 +404,6 @@ public final class MicroburstCluster implements ILocalCluster {
         if (closed) {
             throw new IllegalStateException("This MicroburstCluster is closed");
         }
-    }
-
-    private static void validateName(String name) throws InvalidTopologyException {
-        if (name == null || name.isBlank()) {
-            throw new InvalidTopologyException("A topology needs a non-empty name");
-        }
-        for (char c : new char[] {'/', '.', ':', '\\'}) {
-            if (name.indexOf(c) >= 0) {
-                throw new InvalidTopologyException("Topology name '" + name + "' contains '" + c
-                    + "'; names may not contain / . : or \\");
-            }
-        }
-    }
-
-    /**
-     * The configuration as a cluster would see it after JSON transport, as Storm's LocalCluster does too; a value that
-     * does not survive the trip is refused, naming its key.
-     */
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> jsonRoundTrip(String topologyName, Map<String, Object> conf)
-        throws InvalidTopologyException {
-        Object parsed;
-        try {
-            parsed = JSONValue.parseWithException(JSONValue.toJSONString(conf));
-        } catch (Exception e) {
-            throw new InvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
-        }
-        Map<String, Object> result = (Map<String, Object>) parsed;
-        for (Map.Entry<String, Object> e : conf.entrySet()) {
-            if (!jsonEquivalent(e.getValue(), result.get(e.getKey()))) {
-                throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
-                    + e.getKey() + "' (" + e.getValue() + ") is not JSON-serializable");
-            }
-        }
-        return result;
-    }
-
-    private static boolean jsonEquivalent(Object original, Object parsed) {
-        if (original == null || parsed == null) {
-            return original == parsed;
-        }
-        if (original instanceof Number a && parsed instanceof Number b) {
-            return a.doubleValue() == b.doubleValue();
-        }
-        if (original instanceof Map<?, ?> a && parsed instanceof Map<?, ?> b) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (Map.Entry<?, ?> e : a.entrySet()) {
-                if (!jsonEquivalent(e.getValue(), b.get(String.valueOf(e.getKey())))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (original instanceof List<?> a && parsed instanceof List<?> b) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (int i = 0; i < a.size(); i++) {
-                if (!jsonEquivalent(a.get(i), b.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (original instanceof Object[] a && parsed instanceof List<?> b) {
-            return jsonEquivalent(List.of(a), b);
-        }
-        return original.equals(parsed) || original.toString().equals(parsed.toString()) && !(parsed instanceof Map);
     }
 
     private final class LocalTopology implements ILocalTopology {

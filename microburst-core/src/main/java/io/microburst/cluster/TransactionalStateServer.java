@@ -35,6 +35,8 @@ import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticat
  * credentials ({@code storm.zookeeper.topology.auth.scheme}/{@code .payload}, with {@code storm.zookeeper.superACL}),
  * so storm-client's {@code TransactionalState} authenticates and creates its nodes readable only by it. Another
  * process on this machine can connect to the port but can neither read nor create a node.
+ *
+ * <p>Threading: started and closed by the cluster facade under its lock; its address is read from any thread.
  */
 public final class TransactionalStateServer implements AutoCloseable {
     private final Path dataDir;
