@@ -85,28 +85,16 @@ public final class MicroburstCluster implements ILocalCluster {
         throws AlreadyAliveException, InvalidTopologyException {
         checkOpen();
         Submission.validateName(topologyName);
-        Map<String, Object> topoConf = new HashMap<>(clusterConf);
-        topoConf.putAll(Submission.jsonRoundTrip(topologyName, conf == null ? Map.of() : conf));
         String stormId = topologyName + "-" + submissions.incrementAndGet() + "-" + System.currentTimeMillis() / 1000;
-        topoConf.put(Config.TOPOLOGY_NAME, topologyName);
-        topoConf.put(Config.STORM_ID, stormId);
-        topoConf.put(Config.STORM_CLUSTER_MODE, "local");
-        if (!Utils.isZkAuthenticationConfiguredStormServer(clusterConf)) {
-            // As Nimbus does: StormSubmitter always adds a ZooKeeper digest for the topology, which a cluster whose
-            // ZooKeeper has no authentication drops (storm-client would otherwise ask for a super ACL).
-            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_SCHEME);
-            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD);
-        }
-        if (needsTransactionalState(topology) && (conf == null
+        Map<String, Object> topoConf = Submission.topologyConf(clusterConf, topologyName, stormId, conf);
+        if (TransactionalStateServer.isNeededBy(topology) && (conf == null
             || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
             topoConf.putAll(transactionalStateServer().topologyConf());
         }
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        if (loader == null) {
-            loader = MicroburstCluster.class.getClassLoader();
-        }
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        ClassLoader loader = context != null ? context : MicroburstCluster.class.getClassLoader();
         TopologyRuntime runtime = new TopologyRuntime(plan, loader, timer, this::forget);
         synchronized (this) {
             checkOpen();
@@ -131,19 +119,6 @@ public final class MicroburstCluster implements ILocalCluster {
             throw invalid;
         }
         return new LocalTopology(topologyName);
-    }
-
-    /** Trident's master batch coordinator keeps its state in ZooKeeper through Storm's TransactionalState. */
-    private static boolean needsTransactionalState(StormTopology topology) {
-        if (topology == null || topology.get_spouts() == null) {
-            return false;
-        }
-        for (String id : topology.get_spouts().keySet()) {
-            if (id.startsWith("$mastercoord")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private synchronized TransactionalStateServer transactionalStateServer() {

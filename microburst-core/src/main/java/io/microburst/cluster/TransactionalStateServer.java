@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.shade.org.apache.zookeeper.KeeperException;
 import org.apache.storm.shade.org.apache.zookeeper.ZooDefs;
 import org.apache.storm.shade.org.apache.zookeeper.data.ACL;
@@ -52,6 +53,22 @@ public final class TransactionalStateServer implements AutoCloseable {
         this.connections = connections;
         this.credentials = credentials;
         this.digestId = digestId;
+    }
+
+    /**
+     * Whether a topology needs this server: Trident's master batch coordinator keeps its state in ZooKeeper through
+     * Storm's TransactionalState.
+     */
+    public static boolean isNeededBy(StormTopology topology) {
+        if (topology == null || topology.get_spouts() == null) {
+            return false;
+        }
+        for (String id : topology.get_spouts().keySet()) {
+            if (id.startsWith("$mastercoord")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static TransactionalStateServer start() {

@@ -1,9 +1,12 @@
 package io.microburst.plan;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.storm.Config;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.utils.Utils;
 
 /**
  * What a submission must pass before it is planned: a usable topology name, and a configuration that survives the
@@ -13,6 +16,25 @@ import org.apache.storm.shade.net.minidev.json.JSONValue;
  */
 public final class Submission {
     private Submission() {
+    }
+
+    /**
+     * The configuration a topology runs with: the cluster's, then the submitted one after its JSON round trip, then its
+     * name, id and local mode. As Nimbus does, the ZooKeeper digest StormSubmitter always adds is dropped when the
+     * cluster's ZooKeeper has no authentication (storm-client would otherwise ask for a super ACL).
+     */
+    public static Map<String, Object> topologyConf(Map<String, Object> clusterConf, String topologyName, String stormId,
+        Map<String, Object> submitted) throws InvalidTopologyException {
+        Map<String, Object> topoConf = new HashMap<>(clusterConf);
+        topoConf.putAll(jsonRoundTrip(topologyName, submitted == null ? Map.of() : submitted));
+        topoConf.put(Config.TOPOLOGY_NAME, topologyName);
+        topoConf.put(Config.STORM_ID, stormId);
+        topoConf.put(Config.STORM_CLUSTER_MODE, "local");
+        if (!Utils.isZkAuthenticationConfiguredStormServer(clusterConf)) {
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_SCHEME);
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD);
+        }
+        return topoConf;
     }
 
     /** Refuses an empty name or one with a character a cluster cannot use in paths and ids. */
