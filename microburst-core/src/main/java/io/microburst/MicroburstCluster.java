@@ -11,6 +11,7 @@ import io.microburst.cluster.ClusterViews;
 import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
+import io.microburst.plan.Submission;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
@@ -83,29 +84,17 @@ public final class MicroburstCluster implements ILocalCluster {
                                                  SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
         checkOpen();
-        validateName(topologyName);
-        Map<String, Object> topoConf = new HashMap<>(clusterConf);
-        topoConf.putAll(jsonRoundTrip(topologyName, conf == null ? Map.of() : conf));
+        Submission.validateName(topologyName);
         String stormId = topologyName + "-" + submissions.incrementAndGet() + "-" + System.currentTimeMillis() / 1000;
-        topoConf.put(Config.TOPOLOGY_NAME, topologyName);
-        topoConf.put(Config.STORM_ID, stormId);
-        topoConf.put(Config.STORM_CLUSTER_MODE, "local");
-        if (!Utils.isZkAuthenticationConfiguredStormServer(clusterConf)) {
-            // As Nimbus does: StormSubmitter always adds a ZooKeeper digest for the topology, which a cluster whose
-            // ZooKeeper has no authentication drops (storm-client would otherwise ask for a super ACL).
-            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_SCHEME);
-            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD);
-        }
-        if (needsTransactionalState(topology) && (conf == null
+        Map<String, Object> topoConf = Submission.topologyConf(clusterConf, topologyName, stormId, conf);
+        if (TransactionalStateServer.isNeededBy(topology) && (conf == null
             || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
             topoConf.putAll(transactionalStateServer().topologyConf());
         }
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        if (loader == null) {
-            loader = MicroburstCluster.class.getClassLoader();
-        }
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        ClassLoader loader = context != null ? context : MicroburstCluster.class.getClassLoader();
         TopologyRuntime runtime = new TopologyRuntime(plan, loader, timer, this::forget);
         synchronized (this) {
             checkOpen();
@@ -130,19 +119,6 @@ public final class MicroburstCluster implements ILocalCluster {
             throw invalid;
         }
         return new LocalTopology(topologyName);
-    }
-
-    /** Trident's master batch coordinator keeps its state in ZooKeeper through Storm's TransactionalState. */
-    private static boolean needsTransactionalState(StormTopology topology) {
-        if (topology == null || topology.get_spouts() == null) {
-            return false;
-        }
-        for (String id : topology.get_spouts().keySet()) {
-            if (id.startsWith("$mastercoord")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private synchronized TransactionalStateServer transactionalStateServer() {
@@ -403,76 +379,6 @@ public final class MicroburstCluster implements ILocalCluster {
         if (closed) {
             throw new IllegalStateException("This MicroburstCluster is closed");
         }
-    }
-
-    private static void validateName(String name) throws InvalidTopologyException {
-        if (name == null || name.isBlank()) {
-            throw new InvalidTopologyException("A topology needs a non-empty name");
-        }
-        for (char c : new char[] {'/', '.', ':', '\\'}) {
-            if (name.indexOf(c) >= 0) {
-                throw new InvalidTopologyException("Topology name '" + name + "' contains '" + c
-                    + "'; names may not contain / . : or \\");
-            }
-        }
-    }
-
-    /**
-     * The configuration as a cluster would see it after JSON transport, as Storm's LocalCluster does too; a value that
-     * does not survive the trip is refused, naming its key.
-     */
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> jsonRoundTrip(String topologyName, Map<String, Object> conf)
-        throws InvalidTopologyException {
-        Object parsed;
-        try {
-            parsed = JSONValue.parseWithException(JSONValue.toJSONString(conf));
-        } catch (Exception e) {
-            throw new InvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
-        }
-        Map<String, Object> result = (Map<String, Object>) parsed;
-        for (Map.Entry<String, Object> e : conf.entrySet()) {
-            if (!jsonEquivalent(e.getValue(), result.get(e.getKey()))) {
-                throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
-                    + e.getKey() + "' (" + e.getValue() + ") is not JSON-serializable");
-            }
-        }
-        return result;
-    }
-
-    private static boolean jsonEquivalent(Object original, Object parsed) {
-        if (original == null || parsed == null) {
-            return original == parsed;
-        }
-        if (original instanceof Number a && parsed instanceof Number b) {
-            return a.doubleValue() == b.doubleValue();
-        }
-        if (original instanceof Map<?, ?> a && parsed instanceof Map<?, ?> b) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (Map.Entry<?, ?> e : a.entrySet()) {
-                if (!jsonEquivalent(e.getValue(), b.get(String.valueOf(e.getKey())))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (original instanceof List<?> a && parsed instanceof List<?> b) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (int i = 0; i < a.size(); i++) {
-                if (!jsonEquivalent(a.get(i), b.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (original instanceof Object[] a && parsed instanceof List<?> b) {
-            return jsonEquivalent(List.of(a), b);
-        }
-        return original.equals(parsed) || original.toString().equals(parsed.toString()) && !(parsed instanceof Map);
     }
 
     private final class LocalTopology implements ILocalTopology {

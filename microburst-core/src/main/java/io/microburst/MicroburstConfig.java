@@ -6,6 +6,8 @@ import io.microburst.config.ConfigKeys;
  * Configuration keys that Microburst adds to Storm's own {@link org.apache.storm.Config}. They go in the topology
  * configuration map like any Storm key; an Apache Storm cluster ignores them, so a topology stays portable. (The values
  * are defined in {@link ConfigKeys}, which the engine's own packages read.)
+ *
+ * <p>Threading: constants only.
  */
 public final class MicroburstConfig {
     /** Boolean, default true: run one-to-one chains of tasks in the emitting thread (operator fusion). */

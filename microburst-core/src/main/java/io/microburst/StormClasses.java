@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * reads the annotations of every configuration field). A short-lived daemon thread initializes them while the submitting
  * thread reads configuration and plans the topology, so that on a multi-core machine the two overlap. Class
  * initialization is safe to race: a thread that needs a class being initialized waits for it.
+ *
+ * <p>Threading: any thread; the initializing thread is a daemon of its own.
  */
 final class StormClasses {
     private static final AtomicBoolean STARTED = new AtomicBoolean();

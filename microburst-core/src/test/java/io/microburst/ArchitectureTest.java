@@ -29,11 +29,12 @@ class ArchitectureTest {
     private static final List<Set<String>> RUNTIME_LAYERS = List.of(
         // leaves: no other runtime class
         Set.of("TurnBudget", "TupleContext", "SharedTimer", "WorkDir", "ExecutorView", "CycleGroups", "ThreadLayout",
-            "SpoutWait", "DebugLog"),
+            "SpoutWait", "BalanceWindow", "DebugLog"),
         // the data path: tasks and their collectors, tuples, batches, inboxes and outboxes (emit -> execute is a call
         // recursion through them, so they form one layer)
         Set.of("TaskHost", "TaskRunner", "BoltTask", "SpoutTask", "BoltOutput", "SpoutOutput", "StreamRoute", "Link",
-            "LinkFields", "LinkPadBefore", "RoutedTuple", "Batch", "Inbox", "Outbox", "Switchboard"),
+            "LinkFields", "LinkPadBefore", "RoutedTuple", "Batch", "Inbox", "Outbox", "Switchboard", "HeldTuples",
+            "AnchoredIds"),
         // executor threads
         Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer"),
         // the topology: planning threads, lifecycle, supervision, timers, metrics, statistics

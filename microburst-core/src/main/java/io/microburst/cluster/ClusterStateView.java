@@ -22,6 +22,8 @@ import org.apache.storm.generated.TopologySummary;
  * (name, status, launch time) and whether they are assigned come from the cluster's live summaries; a topology has an
  * (empty) assignment exactly while the cluster lists it. Every other method (heartbeats, supervisors, blobs,
  * credentials, writes) throws an {@link UnsupportedOperationException} naming it: there is no cluster state store.
+ *
+ * <p>Threading: any thread; it only reads the cluster's live summaries.
  */
 public final class ClusterStateView implements InvocationHandler {
     private final Supplier<List<TopologySummary>> topologies;

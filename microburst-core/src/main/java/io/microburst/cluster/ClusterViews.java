@@ -27,6 +27,8 @@ import org.apache.storm.generated.TopologySummary;
  * Builds Storm's thrift views (cluster, topology and executor summaries) from the counters tasks keep. Counts are
  * exact (nothing is sampled); latencies are means over sampled tuples. Storm's windows (10 min, 3 h, 1 day) are the
  * difference between the counters now and their copy in {@link StatsHistory} from the window's start.
+ *
+ * <p>Threading: stateless; any thread (counters are read, never written).
  */
 public final class ClusterViews {
     static final String VERSION = "microburst-" + String.valueOf(ClusterViews.class.getPackage().getImplementationVersion());

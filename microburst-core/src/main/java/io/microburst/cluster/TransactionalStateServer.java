@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.shade.org.apache.zookeeper.KeeperException;
 import org.apache.storm.shade.org.apache.zookeeper.ZooDefs;
 import org.apache.storm.shade.org.apache.zookeeper.data.ACL;
@@ -35,6 +36,8 @@ import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticat
  * credentials ({@code storm.zookeeper.topology.auth.scheme}/{@code .payload}, with {@code storm.zookeeper.superACL}),
  * so storm-client's {@code TransactionalState} authenticates and creates its nodes readable only by it. Another
  * process on this machine can connect to the port but can neither read nor create a node.
+ *
+ * <p>Threading: started and closed by the cluster facade under its lock; its address is read from any thread.
  */
 public final class TransactionalStateServer implements AutoCloseable {
     private final Path dataDir;
@@ -50,6 +53,22 @@ public final class TransactionalStateServer implements AutoCloseable {
         this.connections = connections;
         this.credentials = credentials;
         this.digestId = digestId;
+    }
+
+    /**
+     * Whether a topology needs this server: Trident's master batch coordinator keeps its state in ZooKeeper through
+     * Storm's TransactionalState.
+     */
+    public static boolean isNeededBy(StormTopology topology) {
+        if (topology == null || topology.get_spouts() == null) {
+            return false;
+        }
+        for (String id : topology.get_spouts().keySet()) {
+            if (id.startsWith("$mastercoord")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static TransactionalStateServer start() {

@@ -12,6 +12,9 @@ import org.slf4j.LoggerFactory;
  * The topology's metrics consumers (topology.metrics.consumer.register). Data points are handed over on the thread of
  * the task that produced them, one call at a time per consumer, so a consumer sees its methods called from one
  * thread at a time as Storm promises, without a thread of its own.
+ *
+ * <p>Threading: registered under the topology's lifecycle lock; data points delivered from executor threads, one call
+ * at a time per consumer.
  */
 public final class MetricsConsumers {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsConsumers.class);

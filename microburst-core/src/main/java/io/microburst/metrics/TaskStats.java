@@ -4,6 +4,8 @@ package io.microburst.metrics;
  * Counters of one task. Written only by the thread that runs the task, read at any time by the cluster API; a
  * reader may see a count a few increments old, never a torn or lost one (64-bit fields on the writer's thread).
  * Latencies are sampled: a sum of nanoseconds and a sample count per key.
+ *
+ * <p>Threading: written only by the thread that runs the task; read by any thread (see above).
  */
 public final class TaskStats {
     private final int taskId;

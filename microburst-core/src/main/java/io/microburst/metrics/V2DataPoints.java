@@ -20,6 +20,8 @@ import org.apache.storm.metrics2.StormMetricRegistry;
  * histogram as {@code .count} plus snapshot statistics ({@code .min .max .mean .stddev .p50 .p75 .p95 .p98 .p99
  * .p999}); a meter as {@code .count .m1_rate .m5_rate .m15_rate .mean_rate}; a timer as both. Snapshot statistics
  * are scaled from nanoseconds to milliseconds, as Storm scales them.
+ *
+ * <p>Threading: stateless; called on the executor thread that collects a task's metrics.
  */
 public final class V2DataPoints {
     private static final double NANOS_TO_MILLIS = 1.0 / TimeUnit.MILLISECONDS.toNanos(1);

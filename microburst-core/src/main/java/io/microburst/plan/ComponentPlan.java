@@ -11,6 +11,9 @@ import org.apache.storm.generated.ComponentObject;
 /**
  * One spout or bolt of a planned topology: its tasks, its normalized configuration, its output streams and its inputs.
  * Immutable once the plan is built, except for the executor count, which a rebalance may change.
+ *
+ * <p>Threading: read-only after planning, except the executor count, which a rebalance sets under the topology's
+ * lifecycle lock before new executors start.
  */
 public final class ComponentPlan {
     private final String id;

@@ -34,6 +34,8 @@ import org.apache.storm.utils.ObjectReader;
  *
  * <p>Fusion changes threads, never semantics: every task still sees its methods called from one thread at a time, and
  * acking, ticks, metrics and error handling are those of an unfused task.
+ *
+ * <p>Threading: immutable; any thread.
  */
 public final class FusionPlan {
     private final Map<String, String> fusedInto;

@@ -7,6 +7,8 @@ import org.apache.storm.tuple.Fields;
 
 /**
  * One output stream of one component: its schema and who subscribes to it. Immutable once the plan is built.
+ *
+ * <p>Threading: immutable after planning; any thread.
  */
 public final class StreamPlan {
     private final String componentId;

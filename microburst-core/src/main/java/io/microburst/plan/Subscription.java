@@ -9,6 +9,8 @@ import org.apache.storm.generated.Grouping;
  * @param consumer the subscribing component
  * @param grouping the grouping as declared in the topology
  * @param inputIndex position of this subscription among the consumer's inputs (sorted by component, then stream)
+ *
+ * <p>Threading: immutable; any thread.
  */
 public record Subscription(StreamPlan stream, ComponentPlan consumer, Grouping grouping, int inputIndex) {
 }

@@ -1,7 +1,5 @@
 package io.microburst.plan;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -9,7 +7,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import io.microburst.config.ConfigKeys;
@@ -25,11 +22,7 @@ import org.apache.storm.generated.SpoutSpec;
 import org.apache.storm.generated.StateSpoutSpec;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.StreamInfo;
-import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.tuple.Fields;
-import org.apache.storm.utils.ObjectReader;
-import org.apache.storm.validation.ConfigValidation;
-import org.apache.storm.validation.NotConf;
 
 /**
  * A validated topology turned into what the runtime needs: task ids, per-component configuration, stream schemas and
@@ -37,20 +30,11 @@ import org.apache.storm.validation.NotConf;
  * component, stream or field at fault.
  *
  * <p>Task ids are assigned as Storm assigns them: components sorted by id, tasks numbered from 1 consecutively.
+ *
+ * <p>Threading: built on the submitting thread and read-only afterwards, except {@link #setExecutors}, which a
+ * rebalance calls under the topology's lifecycle lock before new executors start.
  */
 public final class TopologyPlan {
-    /** Storm keys a component configuration may override; every other Storm key in it is ignored, as in Storm. */
-    private static final Set<String> COMPONENT_OVERRIDABLE = Set.of(
-        Config.TOPOLOGY_DEBUG, Config.TOPOLOGY_MAX_SPOUT_PENDING, Config.TOPOLOGY_MAX_TASK_PARALLELISM,
-        Config.TOPOLOGY_TRANSACTIONAL_ID, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS,
-        Config.TOPOLOGY_SLEEP_SPOUT_WAIT_STRATEGY_TIME_MS, Config.TOPOLOGY_SPOUT_WAIT_STRATEGY,
-        Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_COUNT, Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_DURATION_MS,
-        Config.TOPOLOGY_BOLTS_SLIDING_INTERVAL_COUNT, Config.TOPOLOGY_BOLTS_SLIDING_INTERVAL_DURATION_MS,
-        Config.TOPOLOGY_BOLTS_TUPLE_TIMESTAMP_MAX_LAG_MS, Config.TOPOLOGY_BOLTS_MESSAGE_ID_FIELD_NAME,
-        Config.TOPOLOGY_STATE_PROVIDER, Config.TOPOLOGY_STATE_PROVIDER_CONFIG, Config.TOPOLOGY_BOLTS_LATE_TUPLE_STREAM);
-    /** Storm's configuration keys, each with the field of {@link Config} that declares it (and its validator). */
-    private static final Map<String, Field> CONF_FIELDS = stormConfigFields();
-    private static final Set<String> STORM_KEYS = CONF_FIELDS.keySet();
 
     private final String name;
     private final String stormId;
@@ -100,14 +84,14 @@ public final class TopologyPlan {
         if (topology == null) {
             throw invalid("Topology '" + name + "' is null");
         }
-        checkConf(conf, trusted, "Topology '" + name + "'");
+        PlanConf.check(conf, trusted, "Topology '" + name + "'");
         if (conf.get(Config.TOPOLOGY_BLOBSTORE_MAP) instanceof Map<?, ?> blobs && !blobs.isEmpty()) {
             throw invalid("Topology '" + name + "' asks for blob store files (" + Config.TOPOLOGY_BLOBSTORE_MAP + ": "
                 + blobs.keySet() + "), but Microburst has no blob store to localize them from; give the topology the "
                 + "files' paths in its configuration instead");
         }
         for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE)) {
-            Integer value = intConf(conf, key, name);
+            Integer value = PlanConf.intConf(conf, key, name);
             if (value != null && value < 1) {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);
             }
@@ -135,7 +119,7 @@ public final class TopologyPlan {
         if (spouts.isEmpty()) {
             throw invalid("Topology '" + name + "' has no spouts: a topology needs at least one spout");
         }
-        Integer maxParallelism = intConf(conf, Config.TOPOLOGY_MAX_TASK_PARALLELISM, name);
+        Integer maxParallelism = PlanConf.intConf(conf, Config.TOPOLOGY_MAX_TASK_PARALLELISM, name);
 
         Map<String, ComponentPlan> components = new LinkedHashMap<>();
         Map<Integer, String> taskToComponent = new HashMap<>();
@@ -147,17 +131,17 @@ public final class TopologyPlan {
             if (id.startsWith("__")) {
                 throw invalid("Component id '" + id + "' is reserved: ids starting with '__' belong to the system");
             }
-            Map<String, Object> componentConf = componentConf(conf, common, id);
+            Map<String, Object> componentConf = PlanConf.componentConf(conf, common, id);
             int parallelism = common.is_set_parallelism_hint() ? common.get_parallelism_hint() : 1;
             if (parallelism < 1) {
                 throw invalid("Component '" + id + "' has parallelism " + parallelism + "; it must be at least 1");
             }
-            Integer declaredTasks = intConf(componentConf, Config.TOPOLOGY_TASKS, id);
+            Integer declaredTasks = PlanConf.intConf(componentConf, Config.TOPOLOGY_TASKS, id);
             int tasks = declaredTasks == null ? parallelism : declaredTasks;
             if (tasks < 1) {
                 throw invalid("Component '" + id + "' has " + tasks + " tasks (topology.tasks); it must be at least 1");
             }
-            Integer componentMax = intConf(componentConf, Config.TOPOLOGY_MAX_TASK_PARALLELISM, id);
+            Integer componentMax = PlanConf.intConf(componentConf, Config.TOPOLOGY_MAX_TASK_PARALLELISM, id);
             Integer cap = componentMax != null ? componentMax : maxParallelism;
             if (cap != null && cap >= 1) {
                 tasks = Math.min(tasks, cap);
@@ -258,83 +242,6 @@ public final class TopologyPlan {
         if (commons.put(id, common) != null) {
             throw invalid("Component id '" + id + "' is used by more than one spout or bolt");
         }
-    }
-
-    private static Map<String, Object> componentConf(Map<String, Object> topoConf, ComponentCommon common, String id)
-        throws InvalidTopologyException {
-        Map<String, Object> merged = new HashMap<>(topoConf);
-        String json = common.get_json_conf();
-        if (json != null && !json.isEmpty()) {
-            Object parsed;
-            try {
-                parsed = JSONValue.parseWithException(json);
-            } catch (Exception e) {
-                throw invalid("Component '" + id + "' has a configuration that is not valid JSON: " + e.getMessage());
-            }
-            if (!(parsed instanceof Map)) {
-                throw invalid("Component '" + id + "' has a configuration that is not a map: " + json);
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> own = (Map<String, Object>) parsed;
-            for (Map.Entry<String, Object> e : own.entrySet()) {
-                if (!STORM_KEYS.contains(e.getKey()) || COMPONENT_OVERRIDABLE.contains(e.getKey())
-                    || Config.TOPOLOGY_TASKS.equals(e.getKey())) {
-                    merged.put(e.getKey(), e.getValue());
-                }
-            }
-            checkConf(own, Map.of(), "Component '" + id + "'");
-        }
-        return merged;
-    }
-
-    /**
-     * Storm's own validators, applied to each Storm key of {@code conf} whose value is not the trusted one; a failure
-     * names the key and the value.
-     */
-    private static void checkConf(Map<String, Object> conf, Map<String, Object> trusted, String owner)
-        throws InvalidTopologyException {
-        for (Map.Entry<String, Object> entry : conf.entrySet()) {
-            Field field = CONF_FIELDS.get(entry.getKey());
-            // the trusted check first: reading a field's annotations is slow the first time
-            if (field == null
-                || (trusted.containsKey(entry.getKey()) && Objects.equals(trusted.get(entry.getKey()), entry.getValue()))
-                || field.getAnnotation(NotConf.class) != null) {
-                continue;
-            }
-            try {
-                ConfigValidation.validateField(field, conf);
-            } catch (IllegalArgumentException e) {
-                throw invalid(owner + " has an invalid configuration value for '" + entry.getKey() + "' ("
-                    + entry.getValue() + "): " + e.getMessage());
-            }
-        }
-    }
-
-    private static Integer intConf(Map<String, Object> conf, String key, String owner) throws InvalidTopologyException {
-        Object value = conf.get(key);
-        if (value == null) {
-            return null;
-        }
-        try {
-            return ObjectReader.getInt(value);
-        } catch (IllegalArgumentException e) {
-            throw invalid("'" + owner + "': configuration " + key + " must be an integer, got '" + value + "'");
-        }
-    }
-
-    private static Map<String, Field> stormConfigFields() {
-        Map<String, Field> fields = new HashMap<>();
-        int wanted = Modifier.PUBLIC | Modifier.STATIC | Modifier.FINAL;
-        for (Field f : Config.class.getDeclaredFields()) {
-            if ((f.getModifiers() & wanted) == wanted && f.getType() == String.class && !f.isSynthetic()) {
-                try {
-                    fields.put((String) f.get(null), f);
-                } catch (IllegalAccessException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-        }
-        return Collections.unmodifiableMap(fields);
     }
 
     private static InvalidTopologyException invalid(String message) {

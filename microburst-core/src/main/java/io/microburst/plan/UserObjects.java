@@ -15,6 +15,8 @@ import org.apache.storm.generated.JavaObjectArg;
 /**
  * Turns the serialized user objects of a topology (spouts, bolts, groupings, hooks) into fresh instances, resolving
  * classes with the class loader that submitted the topology, so that a topology loaded from its own jar works.
+ *
+ * <p>Threading: stateless; any thread (each call makes a fresh instance).
  */
 public final class UserObjects {
     private UserObjects() {

@@ -12,6 +12,8 @@ import org.apache.storm.tuple.MessageId;
  * The message id of a tracked tuple: for each tuple tree it belongs to, the tree itself and the id of the edge that
  * carried the tuple. Holding the trees directly means an ack needs no lookup; the common case of one tree needs no
  * array. Users still see Storm's view through {@link #getAnchorsToIds()}: root id to edge id, built on request.
+ *
+ * <p>Threading: immutable; any thread may ack or fail through it.
  */
 public final class TrackedMessageId extends MessageId {
     private final TupleTree tree;

@@ -6,6 +6,9 @@ import org.apache.storm.grouping.CustomStreamGrouping;
 /**
  * A user's {@link CustomStreamGrouping} (Storm's partial key grouping arrives this way too). The instance is prepared
  * once per producer task, as in Storm; its answers are checked so that a wrong task id fails loudly at the emit.
+ *
+ * <p>Threading: one instance per producer task and subscription, called by that task's emits (its executor thread, or
+ * a thread of the user's own through the collector), one at a time.
  */
 public final class CustomGrouper implements Grouper {
     private final CustomStreamGrouping grouping;

@@ -6,6 +6,8 @@ import java.util.List;
 /**
  * Fields grouping: equal values of the grouping fields always reach the same task. Hashes the selected values in
  * place (no key list is built); arrays hash by content, as Storm's grouping does.
+ *
+ * <p>Threading: one instance per producer task and subscription, called by that task's emits, one at a time.
  */
 public final class FieldsGrouper implements Grouper {
     private final List<Integer>[] singles;

@@ -2,7 +2,11 @@ package io.microburst.routing;
 
 import java.util.List;
 
-/** A grouping whose answer never depends on the tuple: all grouping (every task) and global grouping (lowest task id). */
+/**
+ * A grouping whose answer never depends on the tuple: all grouping (every task) and global grouping (lowest task id).
+ *
+ * <p>Threading: immutable; any thread.
+ */
 public final class FixedGrouper implements Grouper {
     private final List<Integer> targets;
 

@@ -8,7 +8,11 @@ import org.apache.storm.generated.Grouping;
 import org.apache.storm.grouping.CustomStreamGrouping;
 import org.apache.storm.task.WorkerTopologyContext;
 
-/** Builds the grouper of one subscription for one producer task. */
+/**
+ * Builds the grouper of one subscription for one producer task.
+ *
+ * <p>Threading: stateless; any thread.
+ */
 public final class Groupers {
     private Groupers() {
     }

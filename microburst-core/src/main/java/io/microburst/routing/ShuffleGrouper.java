@@ -7,6 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * Shuffle, local-or-shuffle and none grouping: round robin over the consumer tasks from a random start, which spreads
  * load evenly and, unlike a random draw per tuple, costs one increment. Every task is local in one process, so
  * local-or-shuffle is shuffle.
+ *
+ * <p>Threading: one instance per producer task and subscription, called by that task's emits, one at a time.
  */
 public final class ShuffleGrouper implements Grouper {
     private final List<Integer>[] singles;

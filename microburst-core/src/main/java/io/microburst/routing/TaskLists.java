@@ -2,7 +2,11 @@ package io.microburst.routing;
 
 import java.util.List;
 
-/** Cached one-element task lists, so that routing a tuple to one task allocates nothing. */
+/**
+ * Cached one-element task lists, so that routing a tuple to one task allocates nothing.
+ *
+ * <p>Threading: immutable lists, built once; any thread.
+ */
 final class TaskLists {
     private TaskLists() {
     }

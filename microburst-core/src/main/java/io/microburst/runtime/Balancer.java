@@ -56,11 +56,11 @@ final class Balancer {
             if (!(t instanceof BoltTask b) || !b.fused) {
                 continue;
             }
-            b.closeBalanceWindow(); // every window, so each covers one period
-            if (!busy || b.windowMeanNanos < MIN_CUT_EXECUTE_NANOS) {
+            b.window.close(b.stats); // every window, so each covers one period
+            if (!busy || b.window.meanNanos < MIN_CUT_EXECUTE_NANOS) {
                 continue;
             }
-            double share = (double) b.windowSpentNanos / elapsed;
+            double share = (double) b.window.spentNanos / elapsed;
             if (share >= MIN_CUT_SHARE && share <= MAX_CUT_SHARE && Math.abs(share - 0.5) < bestDistance) {
                 best = b;
                 bestShare = share;

@@ -13,6 +13,9 @@ import org.apache.storm.tuple.MessageId;
  * <p>Most tuples store one reference, their values. A link is stored only where it differs from the tuple before's
  * (a null link means "the same as before"), and an unanchored tuple's message id is left null. Every reference stored
  * into an array costs a garbage-collector write barrier, and most batches carry one link's unanchored tuples.
+ *
+ * <p>Threading: the producer's executor thread until it is handed over, then the consumer's executor thread until it
+ * is given back.
  */
 final class Batch {
     final Link[] links;

@@ -12,6 +12,9 @@ import org.apache.storm.utils.Utils;
  * own collector passes an emit through two or three overloads first, and a fused chain inlines into its spout's loop
  * only while it stays within the JIT's inlining depth, where every call level counts. A single anchor is wrapped in a
  * list only when acking is on, so with acking off the input tuple is never passed on and can be scalar-replaced.
+ *
+ * <p>Threading: called by the bolt on its executor thread, or by threads of the bolt's own, one at a time, as Storm's
+ * collector is.
  */
 final class BoltOutput extends OutputCollector {
     private final BoltTask task;

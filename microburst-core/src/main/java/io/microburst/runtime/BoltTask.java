@@ -1,10 +1,8 @@
 package io.microburst.runtime;
 
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import io.microburst.reliability.TrackedMessageId;
-import io.microburst.reliability.TupleTree;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.serialization.SerializationCheck;
 import org.apache.storm.Constants;
@@ -29,9 +27,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     private IBolt bolt;
     private int sampleCounter;
     /** Tracked tuples given to execute and not yet acked or failed: they fail if this instance dies. */
-    private RoutedTuple heldHead;
-    private TupleTree[] anchorTrees = new TupleTree[4];
-    private long[] anchorEdges = new long[4];
+    private final HeldTuples held = new HeldTuples();
+    private final AnchoredIds anchoredIds = new AnchoredIds();
     /** Where tick tuples come from: the system component, on its tick stream. */
     private Link tickLink;
 
@@ -55,13 +52,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     final boolean oddDepth;
     private int slowSamples;
     private long slowSinceNanos;
-    /** Counters at the executor's last pipelining check (executor thread only). */
-    private long windowExecuted;
-    private long windowExecuteNanos;
-    private long windowExecuteSamples;
-    /** Results of the last {@link #closeBalanceWindow()}. */
-    long windowMeanNanos = -1;
-    long windowSpentNanos = -1;
+    /** This task's share of its executor's last pipelining window (executor thread only; see Balancer). */
+    final BalanceWindow window = new BalanceWindow();
 
     /** The links that lead to this task, so that a move updates them; guarded by itself. */
     private final List<Link> inbound = new java.util.ArrayList<>();
@@ -167,7 +159,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
         if (id instanceof TrackedMessageId && !tuple.settled && acking) {
-            hold(tuple); // most bolts ack within execute, and their tuples are never held
+            held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
             checkSpeed(start, nanos);
@@ -198,7 +190,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
         if (id instanceof TrackedMessageId && !tuple.settled && acking) {
-            hold(tuple); // most bolts ack within execute, and their tuples are never held
+            held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
             checkSpeed(start, nanos);
@@ -226,7 +218,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         if (id instanceof TrackedMessageId tracked) {
             tracked.fail();
         }
-        failHeld();
+        held.failAll();
         failed(error, "execute");
     }
 
@@ -256,24 +248,6 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         } else {
             sampleCounter = samplePeriod - 1;
         }
-    }
-
-    /**
-     * Executor thread: closes this task's balance window. {@link #windowMeanNanos} becomes the mean sampled execute
-     * time since the last call (everything fused into this task included) and {@link #windowSpentNanos} the time
-     * estimated from it and the executes counted; both are -1 when no execute was sampled.
-     */
-    void closeBalanceWindow() {
-        long executed = stats.executedTotal();
-        long nanos = stats.executeNanosTotal();
-        long samples = stats.executeSamplesTotal();
-        long dExecuted = executed - windowExecuted;
-        long dSamples = samples - windowExecuteSamples;
-        windowMeanNanos = dSamples > 0 && dExecuted > 0 ? (nanos - windowExecuteNanos) / dSamples : -1;
-        windowSpentNanos = windowMeanNanos < 0 ? -1 : windowMeanNanos * dExecuted;
-        windowExecuted = executed;
-        windowExecuteNanos = nanos;
-        windowExecuteSamples = samples;
     }
 
     void executeTick(int frequencySecs) {
@@ -329,59 +303,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     /** @param single the only target, or null when the targets are in {@link #targets} */
     private void sendAnchored(Collection<Tuple> anchors, List<Object> values, Link single, int n) {
         for (int i = 0; i < n; i++) {
-            outbox.send(single != null ? single : targets[i], values, anchoredId(anchors));
+            outbox.send(single != null ? single : targets[i], values, anchoredIds.of(anchors, this));
         }
-    }
-
-    /**
-     * The message id of a new tuple anchored to {@code anchors}: each anchor gets a fresh edge id, XORed into the
-     * anchor's pending ack value and into the new tuple's entry for every tree the anchor belongs to.
-     */
-    private MessageId anchoredId(Collection<Tuple> anchors) {
-        int count = 0;
-        for (Tuple anchor : anchors) {
-            if (!(anchor instanceof RoutedTuple rt) || !(rt.getMessageId() instanceof TrackedMessageId id)) {
-                continue;
-            }
-            long edge = nextId();
-            rt.updateAckVal(edge);
-            for (int j = 0; j < id.treeCount(); j++) {
-                count = addAnchorEdge(id.tree(j), edge, count);
-            }
-        }
-        if (count == 0) {
-            return UNANCHORED;
-        }
-        if (count == 1) {
-            return TrackedMessageId.of(anchorTrees[0], anchorEdges[0]);
-        }
-        return TrackedMessageId.of(Arrays.copyOf(anchorTrees, count), Arrays.copyOf(anchorEdges, count));
-    }
-
-    private int addAnchorEdge(TupleTree tree, long edge, int count) {
-        for (int k = 0; k < count; k++) {
-            if (anchorTrees[k] == tree) {
-                anchorEdges[k] ^= edge;
-                return count;
-            }
-        }
-        if (count == anchorTrees.length) {
-            anchorTrees = Arrays.copyOf(anchorTrees, count * 2);
-            anchorEdges = Arrays.copyOf(anchorEdges, count * 2);
-        }
-        anchorTrees[count] = tree;
-        anchorEdges[count] = edge;
-        return count + 1;
-    }
-
-    private void hold(RoutedTuple t) {
-        t.held = true;
-        t.heldPrev = null;
-        t.heldNext = heldHead;
-        if (heldHead != null) {
-            heldHead.heldPrev = t;
-        }
-        heldHead = t;
     }
 
     /**
@@ -397,33 +320,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             return;
         }
         t.settled = true;
-        if (!t.held) {
-            return;
-        }
-        t.held = false;
-        if (t.heldPrev != null) {
-            t.heldPrev.heldNext = t.heldNext;
-        } else {
-            heldHead = t.heldNext;
-        }
-        if (t.heldNext != null) {
-            t.heldNext.heldPrev = t.heldPrev;
-        }
-        t.heldPrev = null;
-        t.heldNext = null;
-    }
-
-    /** The instance died: every tuple it held fails back to its spout. */
-    private void failHeld() {
-        RoutedTuple t = heldHead;
-        heldHead = null;
-        while (t != null) {
-            RoutedTuple next = t.heldNext;
-            t.held = false;
-            t.heldPrev = null;
-            t.heldNext = null;
-            failTree(t);
-            t = next;
+        if (t.held) {
+            held.remove(t);
         }
     }
 
@@ -482,7 +380,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
 
     /** Restarts after a failure: a fresh instance, prepared like the first. */
     void restart() {
-        failHeld();
+        held.failAll();
         cleanupQuietly();
         start();
     }

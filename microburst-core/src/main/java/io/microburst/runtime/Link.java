@@ -3,7 +3,12 @@ package io.microburst.runtime;
 import java.util.List;
 import org.apache.storm.tuple.MessageId;
 
-/** Cache-line padding before a link's fields (see {@link Link}). */
+/**
+ * Cache-line padding before a link's fields (see {@link Link}).
+ *
+ * <p>Threading: immutable, except {@code executorIndex}, which only the thread of the one executor that sends to the
+ * target writes (when the target moves); producers on any thread read it.
+ */
 abstract class LinkPadBefore {
     long p01, p02, p03, p04, p05, p06, p07, p08;
 }

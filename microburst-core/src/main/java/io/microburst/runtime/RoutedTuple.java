@@ -18,6 +18,9 @@ import org.apache.storm.tuple.TupleImpl;
  * compiled code has to fall back to the interpreter; three fields, two of them usually constants, cost far less than
  * eight. {@link TupleImpl}'s own copies of the source fields are left empty, and every method that reads them is
  * overridden here.
+ *
+ * <p>Threading: made and executed on the consumer's executor thread; a bolt may hand it to threads of its own, which
+ * may ack or fail it (the tree ledger is atomic). The held-list fields belong to the bolt's executor thread.
  */
 public final class RoutedTuple extends TupleImpl {
     /** What {@link TupleImpl} is built with: it has no schema check, and no method of it reads it again. */

@@ -9,6 +9,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The one timer thread of a cluster. It never runs user code: it only posts commands to executors' mailboxes (ticks,
  * timeouts, metric collection, task restarts), so a slow task cannot delay another topology's ticks.
+ *
+ * <p>Threading: any thread schedules; every action runs on the timer thread.
  */
 public final class SharedTimer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTimer.class);

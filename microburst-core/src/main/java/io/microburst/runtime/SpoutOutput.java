@@ -7,6 +7,9 @@ import org.apache.storm.utils.Utils;
 /**
  * The {@link SpoutOutputCollector} a spout is opened with. Every overload goes straight to its task, in one call, for
  * the reason given on {@link BoltOutput}.
+ *
+ * <p>Threading: called by the spout on its executor thread, or by threads of the spout's own, one at a time, as
+ * Storm's collector is.
  */
 final class SpoutOutput extends SpoutOutputCollector {
     private final SpoutTask task;

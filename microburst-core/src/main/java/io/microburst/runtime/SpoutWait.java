@@ -22,6 +22,8 @@ import org.apache.storm.utils.ObjectReader;
  * The built-in strategies park where Storm sleeps, so anything that arrives for the executor (a tuple for a bolt it
  * runs, a completed tuple tree, a command) wakes it at once; only the next poll of the spouts waits. A user's strategy
  * is user code, and the executor cannot wake it early.
+ *
+ * <p>Threading: immutable; a user's strategy is called on the spout's executor thread only.
  */
 final class SpoutWait {
     private final int spinTurns;

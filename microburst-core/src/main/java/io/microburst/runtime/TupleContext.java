@@ -9,6 +9,8 @@ import org.apache.storm.tuple.Fields;
 /**
  * The context every tuple of a topology carries. Schema checks happen once per emit in the runtime's collectors
  * (with a message naming the component and stream), so the per-tuple check of local mode is switched off here.
+ *
+ * <p>Threading: immutable once built; shared by every tuple of the topology, on any thread.
  */
 final class TupleContext extends GeneralTopologyContext {
     TupleContext(StormTopology topology, Map<String, Object> conf, Map<Integer, String> taskToComponent,

@@ -22,6 +22,8 @@ import java.util.stream.Stream;
  * directory that {@code TopologyContext.getCodeDir()} names, which is where multi-lang subprocesses start; so
  * {@code new ShellBolt("python3", "splitsentence.py")} finds the jar's {@code resources/splitsentence.py}.
  * {@code pids/} receives the pid files of multi-lang subprocesses. It is deleted when the topology stops.
+ *
+ * <p>Threading: created and closed by the topology's lifecycle; its paths are read from any thread.
  */
 final class WorkDir implements AutoCloseable {
     private static final String RESOURCES = "resources";

@@ -1,0 +1,110 @@
+package io.microburst.plan;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.storm.Config;
+import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.utils.Utils;
+
+/**
+ * What a submission must pass before it is planned: a usable topology name, and a configuration that survives the
+ * JSON transport a real cluster puts it through (as Storm's LocalCluster also requires).
+ *
+ * <p>Threading: stateless; any thread.
+ */
+public final class Submission {
+    private Submission() {
+    }
+
+    /**
+     * The configuration a topology runs with: the cluster's, then the submitted one after its JSON round trip, then its
+     * name, id and local mode. As Nimbus does, the ZooKeeper digest StormSubmitter always adds is dropped when the
+     * cluster's ZooKeeper has no authentication (storm-client would otherwise ask for a super ACL).
+     */
+    public static Map<String, Object> topologyConf(Map<String, Object> clusterConf, String topologyName, String stormId,
+        Map<String, Object> submitted) throws InvalidTopologyException {
+        Map<String, Object> topoConf = new HashMap<>(clusterConf);
+        topoConf.putAll(jsonRoundTrip(topologyName, submitted == null ? Map.of() : submitted));
+        topoConf.put(Config.TOPOLOGY_NAME, topologyName);
+        topoConf.put(Config.STORM_ID, stormId);
+        topoConf.put(Config.STORM_CLUSTER_MODE, "local");
+        if (!Utils.isZkAuthenticationConfiguredStormServer(clusterConf)) {
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_SCHEME);
+            topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD);
+        }
+        return topoConf;
+    }
+
+    /** Refuses an empty name or one with a character a cluster cannot use in paths and ids. */
+    public static void validateName(String name) throws InvalidTopologyException {
+        if (name == null || name.isBlank()) {
+            throw new InvalidTopologyException("A topology needs a non-empty name");
+        }
+        for (char c : new char[] {'/', '.', ':', '\\'}) {
+            if (name.indexOf(c) >= 0) {
+                throw new InvalidTopologyException("Topology name '" + name + "' contains '" + c
+                    + "'; names may not contain / . : or \\");
+            }
+        }
+    }
+
+    /**
+     * The configuration as a cluster would see it after JSON transport, as Storm's LocalCluster does too; a value that
+     * does not survive the trip is refused, naming its key.
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> jsonRoundTrip(String topologyName, Map<String, Object> conf)
+        throws InvalidTopologyException {
+        Object parsed;
+        try {
+            parsed = JSONValue.parseWithException(JSONValue.toJSONString(conf));
+        } catch (Exception e) {
+            throw new InvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
+        }
+        Map<String, Object> result = (Map<String, Object>) parsed;
+        for (Map.Entry<String, Object> e : conf.entrySet()) {
+            if (!jsonEquivalent(e.getValue(), result.get(e.getKey()))) {
+                throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
+                    + e.getKey() + "' (" + e.getValue() + ") is not JSON-serializable");
+            }
+        }
+        return result;
+    }
+
+    private static boolean jsonEquivalent(Object original, Object parsed) {
+        if (original == null || parsed == null) {
+            return original == parsed;
+        }
+        if (original instanceof Number a && parsed instanceof Number b) {
+            return a.doubleValue() == b.doubleValue();
+        }
+        if (original instanceof Map<?, ?> a && parsed instanceof Map<?, ?> b) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (Map.Entry<?, ?> e : a.entrySet()) {
+                if (!jsonEquivalent(e.getValue(), b.get(String.valueOf(e.getKey())))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (original instanceof List<?> a && parsed instanceof List<?> b) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (int i = 0; i < a.size(); i++) {
+                if (!jsonEquivalent(a.get(i), b.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (original instanceof Object[] a && parsed instanceof List<?> b) {
+            return jsonEquivalent(List.of(a), b);
+        }
+        return original.equals(parsed) || original.toString().equals(parsed.toString()) && !(parsed instanceof Map);
+    }
+}

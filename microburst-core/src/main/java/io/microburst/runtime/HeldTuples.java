@@ -1,0 +1,55 @@
+package io.microburst.runtime;
+
+import io.microburst.reliability.TrackedMessageId;
+
+/**
+ * The tracked tuples a bolt instance holds: given to execute, and neither acked nor failed when it returned. They fail
+ * back to their spouts if the instance dies. A list linked through the tuples themselves, so holding one allocates
+ * nothing; most bolts ack within execute, and their tuples are never listed.
+ *
+ * <p>Threading: the bolt's executor thread only (an ack from a thread of the user's own is posted there first).
+ */
+final class HeldTuples {
+    private RoutedTuple head;
+
+    void add(RoutedTuple t) {
+        t.held = true;
+        t.heldPrev = null;
+        t.heldNext = head;
+        if (head != null) {
+            head.heldPrev = t;
+        }
+        head = t;
+    }
+
+    /** Takes a held tuple off the list. */
+    void remove(RoutedTuple t) {
+        t.held = false;
+        if (t.heldPrev != null) {
+            t.heldPrev.heldNext = t.heldNext;
+        } else {
+            head = t.heldNext;
+        }
+        if (t.heldNext != null) {
+            t.heldNext.heldPrev = t.heldPrev;
+        }
+        t.heldPrev = null;
+        t.heldNext = null;
+    }
+
+    /** The instance died: every tuple it held fails back to its spout. */
+    void failAll() {
+        RoutedTuple t = head;
+        head = null;
+        while (t != null) {
+            RoutedTuple next = t.heldNext;
+            t.held = false;
+            t.heldPrev = null;
+            t.heldNext = null;
+            if (t.getMessageId() instanceof TrackedMessageId id) {
+                id.fail();
+            }
+            t = next;
+        }
+    }
+}
