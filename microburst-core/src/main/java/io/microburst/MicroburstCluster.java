@@ -106,7 +106,8 @@ public final class MicroburstCluster implements ILocalCluster {
         if (loader == null) {
             loader = MicroburstCluster.class.getClassLoader();
         }
-        TopologyRuntime runtime = new TopologyRuntime(plan, loader, timer, this::forget);
+        // a topology that halts itself stays listed, with its reason, until killed
+        TopologyRuntime runtime = new TopologyRuntime(plan, loader, timer, halted -> { });
         synchronized (this) {
             checkOpen();
             TopologyRuntime existing = byName.get(topologyName);

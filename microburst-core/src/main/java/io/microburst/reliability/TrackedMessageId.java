@@ -70,6 +70,19 @@ public final class TrackedMessageId extends MessageId {
         }
     }
 
+    /** True when no tree of this tuple is pending any more (acked, failed or expired). */
+    public boolean allDone() {
+        if (trees == null) {
+            return tree.state() != TupleTree.PENDING;
+        }
+        for (TupleTree t : trees) {
+            if (t.state() == TupleTree.PENDING) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public void touch(long nowNanos) {
         if (trees == null) {
             tree.touch(nowNanos);

@@ -96,9 +96,10 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     @Override
     void start() {
         try {
-            bolt = (IBolt) newInstance();
-            bolt.prepare(component.conf(), context,
+            IBolt fresh = (IBolt) newInstance();
+            fresh.prepare(component.conf(), context,
                 SerializationCheck.wrap(new BoltOutput(this), component.conf(), context));
+            bolt = fresh; // only a prepared instance is ever cleaned up, as in Storm
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
@@ -223,10 +224,16 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         failed(error, "execute");
     }
 
+    /** A hook that throws is user code failing: reported as this task's failure, like a throwing execute. */
     private void executeHooks(RoutedTuple tuple, long nanos) {
         BoltExecuteInfo info = new BoltExecuteInfo(tuple, taskId, nanos < 0 ? null : nanos / 1_000_000);
-        for (ITaskHook hook : hooks) {
-            hook.boltExecute(info);
+        try {
+            for (ITaskHook hook : hooks) {
+                hook.boltExecute(info);
+            }
+        } catch (Throwable t) {
+            failHeld();
+            failed(t, "task hook boltExecute");
         }
     }
 
@@ -390,9 +397,12 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             return;
         }
         t.settled = true;
-        if (!t.held) {
-            return;
+        if (t.held) {
+            unhold(t);
         }
+    }
+
+    private void unhold(RoutedTuple t) {
         t.held = false;
         if (t.heldPrev != null) {
             t.heldPrev.heldNext = t.heldNext;
@@ -404,6 +414,31 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
         t.heldPrev = null;
         t.heldNext = null;
+    }
+
+    /**
+     * Executor thread, every half message timeout: drops the held tuples whose trees are all done, timed out or
+     * completed through acks by other tasks. The bolt may still ack them (a no-op on a finished tree); without this a
+     * bolt that never acks would keep every tuple it was given.
+     */
+    void pruneHeld() {
+        RoutedTuple t = heldHead;
+        while (t != null) {
+            RoutedTuple next = t.heldNext;
+            if (((TrackedMessageId) t.getMessageId()).allDone()) {
+                unhold(t);
+            }
+            t = next;
+        }
+    }
+
+    /** Tuples held now (tests; executor thread, or once the executor has stopped). */
+    int heldCount() {
+        int n = 0;
+        for (RoutedTuple t = heldHead; t != null; t = t.heldNext) {
+            n++;
+        }
+        return n;
     }
 
     /** The instance died: every tuple it held fails back to its spout. */

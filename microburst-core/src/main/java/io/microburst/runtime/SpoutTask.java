@@ -54,9 +54,10 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     @Override
     void start() {
         try {
-            spout = (ISpout) newInstance();
-            spout.open(component.conf(), context,
+            ISpout fresh = (ISpout) newInstance();
+            fresh.open(component.conf(), context,
                 SerializationCheck.wrap(new SpoutOutput(this), component.conf(), context));
+            spout = fresh; // only an opened instance is ever closed, as in Storm
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
@@ -264,12 +265,6 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     private void acked(Object messageId, int stream, long completeNanos) {
         ackedSinceTune++;
         stats.spoutAcked(stream, completeNanos);
-        if (!hooks.isEmpty()) {
-            SpoutAckInfo info = new SpoutAckInfo(messageId, taskId, completeNanos < 0 ? null : completeNanos / 1_000_000);
-            for (ITaskHook hook : hooks) {
-                hook.spoutAck(info);
-            }
-        }
         if (up) {
             try {
                 spout.ack(messageId);
@@ -277,21 +272,48 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
                 failed(t, "ack");
             }
         }
+        if (!hooks.isEmpty()) {
+            ackHooks(messageId, completeNanos);
+        }
+    }
+
+    /** After the spout's ack, as Storm calls them; a hook that throws is reported as this task's failure. */
+    private void ackHooks(Object messageId, long completeNanos) {
+        SpoutAckInfo info = new SpoutAckInfo(messageId, taskId, completeNanos < 0 ? null : completeNanos / 1_000_000);
+        try {
+            for (ITaskHook hook : hooks) {
+                hook.spoutAck(info);
+            }
+        } catch (Throwable t) {
+            hookFailed(t, "task hook spoutAck");
+        }
+    }
+
+    private void hookFailed(Throwable t, String phase) {
+        if (up) {
+            failed(t, phase);
+        } else {
+            host.reportError(this, t);
+        }
     }
 
     private void failedTree(Object messageId, int stream, long nanos) {
         stats.spoutFailed(stream);
-        if (!hooks.isEmpty()) {
-            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos < 0 ? null : nanos / 1_000_000);
-            for (ITaskHook hook : hooks) {
-                hook.spoutFail(info);
-            }
-        }
         if (up) {
             try {
                 spout.fail(messageId);
             } catch (Throwable t) {
                 failed(t, "fail");
+            }
+        }
+        if (!hooks.isEmpty()) {
+            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos < 0 ? null : nanos / 1_000_000);
+            try {
+                for (ITaskHook hook : hooks) {
+                    hook.spoutFail(info);
+                }
+            } catch (Throwable t) {
+                hookFailed(t, "task hook spoutFail");
             }
         }
     }
