@@ -1,9 +1,11 @@
 package io.microburst;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.microburst.cluster.ClusterStateView;
@@ -12,6 +14,7 @@ import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.TopologyPlan;
+import io.microburst.plan.UserObjects;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
 import io.microburst.runtime.TopologyRuntime;
@@ -106,8 +109,8 @@ public final class MicroburstCluster implements ILocalCluster {
         if (loader == null) {
             loader = MicroburstCluster.class.getClassLoader();
         }
-        // a topology that halts itself stays listed, with its reason, until killed
-        TopologyRuntime runtime = new TopologyRuntime(plan, loader, timer, halted -> { });
+        checkComponentsDeserialize(topologyName, plan, loader);
+        TopologyRuntime runtime;
         synchronized (this) {
             checkOpen();
             TopologyRuntime existing = byName.get(topologyName);
@@ -117,20 +120,45 @@ public final class MicroburstCluster implements ILocalCluster {
             if (existing != null) {
                 forget(existing);
             }
+            // made only once the checks pass: it creates the topology's working directory
+            // (a topology that halts itself stays listed, with its reason, until killed)
+            runtime = new TopologyRuntime(plan, loader, timer, halted -> { });
             byName.put(topologyName, runtime);
             byId.put(stormId, runtime);
         }
         try {
             runtime.start(active);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // whatever failed, nothing is left behind: threads, timers, working directory, the listing
             runtime.stopNow();
             forget(runtime);
+            if (e instanceof Error error) {
+                throw error;
+            }
             InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
                 + "' could not start: " + e.getMessage());
             invalid.initCause(e);
             throw invalid;
         }
         return new LocalTopology(topologyName);
+    }
+
+    /**
+     * Each component is deserialized once at submit, so that one whose deserialization throws is refused here, named,
+     * rather than failing on its executor after the submit returned. Each task still makes its own instance.
+     */
+    private static void checkComponentsDeserialize(String topologyName, TopologyPlan plan, ClassLoader loader)
+        throws InvalidTopologyException {
+        for (ComponentPlan c : plan.components().values()) {
+            try {
+                UserObjects.instantiate(c.object(), loader, c.id());
+            } catch (RuntimeException | LinkageError | StackOverflowError e) {
+                InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
+                    + "': component '" + c.id() + "' cannot be deserialized: " + e);
+                invalid.initCause(e);
+                throw invalid;
+            }
+        }
     }
 
     /** Trident's master batch coordinator keeps its state in ZooKeeper through Storm's TransactionalState. */
@@ -441,39 +469,31 @@ public final class MicroburstCluster implements ILocalCluster {
         return result;
     }
 
+    /** Equal after JSON transport, as Storm's {@code Utils.isValidConf} compares: ints as longs, floats as doubles. */
     private static boolean jsonEquivalent(Object original, Object parsed) {
-        if (original == null || parsed == null) {
-            return original == parsed;
+        return Objects.equals(normalized(original), normalized(parsed));
+    }
+
+    private static Object normalized(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> result = new HashMap<>();
+            map.forEach((k, v) -> result.put(k, normalized(v)));
+            return result;
         }
-        if (original instanceof Number a && parsed instanceof Number b) {
-            return a.doubleValue() == b.doubleValue();
-        }
-        if (original instanceof Map<?, ?> a && parsed instanceof Map<?, ?> b) {
-            if (a.size() != b.size()) {
-                return false;
+        if (value instanceof Collection<?> values) {
+            List<Object> result = new ArrayList<>();
+            for (Object v : values) {
+                result.add(normalized(v));
             }
-            for (Map.Entry<?, ?> e : a.entrySet()) {
-                if (!jsonEquivalent(e.getValue(), b.get(String.valueOf(e.getKey())))) {
-                    return false;
-                }
-            }
-            return true;
+            return result;
         }
-        if (original instanceof List<?> a && parsed instanceof List<?> b) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (int i = 0; i < a.size(); i++) {
-                if (!jsonEquivalent(a.get(i), b.get(i))) {
-                    return false;
-                }
-            }
-            return true;
+        if (value instanceof Integer i) {
+            return i.longValue();
         }
-        if (original instanceof Object[] a && parsed instanceof List<?> b) {
-            return jsonEquivalent(List.of(a), b);
+        if (value instanceof Float f) {
+            return f.doubleValue();
         }
-        return original.equals(parsed) || original.toString().equals(parsed.toString()) && !(parsed instanceof Map);
+        return value;
     }
 
     private final class LocalTopology implements ILocalTopology {

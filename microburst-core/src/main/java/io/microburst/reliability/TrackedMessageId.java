@@ -83,6 +83,17 @@ public final class TrackedMessageId extends MessageId {
         return true;
     }
 
+    /** This tuple was acked or failed a second time: see {@link TupleTree#misused()}. */
+    public void markMisused() {
+        if (trees == null) {
+            tree.markMisused();
+            return;
+        }
+        for (TupleTree t : trees) {
+            t.markMisused();
+        }
+    }
+
     public void touch(long nowNanos) {
         if (trees == null) {
             tree.touch(nowNanos);

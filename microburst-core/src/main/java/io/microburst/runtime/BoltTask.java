@@ -14,6 +14,7 @@ import org.apache.storm.hooks.info.BoltExecuteInfo;
 import org.apache.storm.hooks.info.BoltFailInfo;
 import org.apache.storm.task.IBolt;
 import org.apache.storm.task.IOutputCollector;
+import org.apache.storm.task.ShellBolt;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -396,6 +397,9 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             inbox.post((Runnable) () -> release(t));
             return;
         }
+        if (t.settled) {
+            ((TrackedMessageId) t.getMessageId()).markMisused(); // acked or failed twice: a bug Storm exposes
+        }
         t.settled = true;
         if (t.held) {
             unhold(t);
@@ -505,6 +509,27 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     public void resetTimeout(Tuple input) {
         if (input.getMessageId() instanceof TrackedMessageId id) {
             id.touch(System.nanoTime());
+        }
+    }
+
+    /**
+     * storm-client's ShellBolt reports its subprocess's death from its own threads; in local mode it does not exit
+     * the JVM as a Storm worker would, and its reader thread keeps dying, logging and reporting, as fast as it can,
+     * until the instance is cleaned up. So such a report fails the task at once and cleans the instance up (which
+     * stops those threads and the subprocess), as a worker's exit and restart would. Errors the subprocess itself
+     * reports ("Shell Process Exception") are only recorded, as in Storm.
+     */
+    @Override
+    void errorReported(Throwable error) {
+        IBolt current = bolt;
+        if (current instanceof ShellBolt && !String.valueOf(error.getMessage()).startsWith("Shell Process Exception")) {
+            inbox.postForTask(this, () -> {
+                if (up && bolt == current) {
+                    failHeld();
+                    failed(error, "its subprocess (ShellBolt died)");
+                    cleanupQuietly();
+                }
+            });
         }
     }
 

@@ -221,7 +221,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         inFlight--;
         int stream = tree.streamIndex();
         long nanos = sampledLatency(tree);
-        if (tree.state() == TupleTree.ACKED) {
+        if (tree.state() == TupleTree.ACKED && !tree.misused()) {
             acked(tree.messageId(), stream, nanos);
         } else {
             failedTree(tree.messageId(), stream, nanos);

@@ -110,6 +110,9 @@ public final class TopologyRuntime {
 
     /** Starts worker hooks, metrics consumers, executors and timers. */
     public synchronized void start(boolean startActive) {
+        if (stopped) {
+            throw new IllegalStateException("topology '" + plan.name() + "' was stopped before it started (closed?)");
+        }
         board.setActive(startActive);
         this.status = startActive ? "ACTIVE" : "INACTIVE";
         resources.startWorkerHooks();
