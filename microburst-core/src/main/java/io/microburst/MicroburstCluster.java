@@ -456,7 +456,16 @@ public final class MicroburstCluster implements ILocalCluster {
         Object parsed;
         try {
             parsed = JSONValue.parseWithException(JSONValue.toJSONString(conf));
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
+            // the JSON writer can fail on a value it reflects into (a JDK class): name the key
+            for (Map.Entry<String, Object> entry : conf.entrySet()) {
+                try {
+                    JSONValue.toJSONString(java.util.Collections.singletonMap(entry.getKey(), entry.getValue()));
+                } catch (Exception | LinkageError keyError) {
+                    throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
+                        + entry.getKey() + "' (" + entry.getValue() + ") is not JSON-serializable: " + keyError);
+                }
+            }
             throw new InvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
         }
         Map<String, Object> result = (Map<String, Object>) parsed;
