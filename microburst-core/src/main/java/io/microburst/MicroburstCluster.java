@@ -1,9 +1,11 @@
 package io.microburst;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.microburst.cluster.ClusterStateView;
@@ -13,6 +15,7 @@ import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.Submission;
 import io.microburst.plan.TopologyPlan;
+import io.microburst.plan.UserObjects;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
 import io.microburst.runtime.TopologyRuntime;
@@ -93,9 +96,12 @@ public final class MicroburstCluster implements ILocalCluster {
         }
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        ClassLoader loader = context != null ? context : MicroburstCluster.class.getClassLoader();
-        TopologyRuntime runtime = new TopologyRuntime(plan, loader, timer, this::forget);
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        if (loader == null) {
+            loader = MicroburstCluster.class.getClassLoader();
+        }
+        checkComponentsDeserialize(topologyName, plan, loader);
+        TopologyRuntime runtime;
         synchronized (this) {
             checkOpen();
             TopologyRuntime existing = byName.get(topologyName);
@@ -105,20 +111,45 @@ public final class MicroburstCluster implements ILocalCluster {
             if (existing != null) {
                 forget(existing);
             }
+            // made only once the checks pass: it creates the topology's working directory
+            // (a topology that halts itself stays listed, with its reason, until killed)
+            runtime = new TopologyRuntime(plan, loader, timer, halted -> { });
             byName.put(topologyName, runtime);
             byId.put(stormId, runtime);
         }
         try {
             runtime.start(active);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // whatever failed, nothing is left behind: threads, timers, working directory, the listing
             runtime.stopNow();
             forget(runtime);
+            if (e instanceof Error error) {
+                throw error;
+            }
             InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
                 + "' could not start: " + e.getMessage());
             invalid.initCause(e);
             throw invalid;
         }
         return new LocalTopology(topologyName);
+    }
+
+    /**
+     * Each component is deserialized once at submit, so that one whose deserialization throws is refused here, named,
+     * rather than failing on its executor after the submit returned. Each task still makes its own instance.
+     */
+    private static void checkComponentsDeserialize(String topologyName, TopologyPlan plan, ClassLoader loader)
+        throws InvalidTopologyException {
+        for (ComponentPlan c : plan.components().values()) {
+            try {
+                UserObjects.instantiate(c.object(), loader, c.id());
+            } catch (RuntimeException | LinkageError | StackOverflowError e) {
+                InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
+                    + "': component '" + c.id() + "' cannot be deserialized: " + e);
+                invalid.initCause(e);
+                throw invalid;
+            }
+        }
     }
 
     private synchronized TransactionalStateServer transactionalStateServer() {

@@ -12,12 +12,22 @@ import io.microburst.config.ConfigKeys;
 public final class MicroburstConfig {
     /** Boolean, default true: run one-to-one chains of tasks in the emitting thread (operator fusion). */
     public static final String FUSION = ConfigKeys.FUSION;
-    /** Integer, default 5: failures of one task within {@link #TASK_FAILURE_WINDOW_SECS} that stop its topology. */
+    /**
+     * Integer, unset by default: when set, a task that fails more than this many times within
+     * {@link #TASK_FAILURE_WINDOW_SECS} halts its topology (which then stays listed, status HALTED, with the reason
+     * among its errors, until killed). Unset, failing tasks are restarted forever, as Storm restarts a failing worker.
+     */
     public static final String TASK_FAILURE_LIMIT = ConfigKeys.TASK_FAILURE_LIMIT;
-    /** Integer, default 60: the window, in seconds, over which task failures are counted. */
+    /** Integer, default 60: the window, in seconds, over which task failures are counted for {@link #TASK_FAILURE_LIMIT}. */
     public static final String TASK_FAILURE_WINDOW_SECS = ConfigKeys.TASK_FAILURE_WINDOW_SECS;
-    /** Integer, default 100: milliseconds to wait before a failed task is replaced by a fresh instance. */
+    /**
+     * Integer, default 100: milliseconds to wait before a failed task is replaced by a fresh instance. The wait doubles
+     * each time the task fails again without having done any work since its restart, up to
+     * {@link #TASK_RESTART_BACKOFF_MAX_MS}.
+     */
     public static final String TASK_RESTART_BACKOFF_MS = ConfigKeys.TASK_RESTART_BACKOFF_MS;
+    /** Integer, default 10000: the longest wait before a failed task is replaced (see {@link #TASK_RESTART_BACKOFF_MS}). */
+    public static final String TASK_RESTART_BACKOFF_MAX_MS = ConfigKeys.TASK_RESTART_BACKOFF_MAX_MS;
     /** Boolean, default false: tune topology.max.spout.pending at run time (Storm @Twitter, section 3.3.3). */
     public static final String MAX_SPOUT_PENDING_AUTOTUNE = ConfigKeys.MAX_SPOUT_PENDING_AUTOTUNE;
     /**
@@ -46,6 +56,13 @@ public final class MicroburstConfig {
      * it costs a serialization per tuple while on, and nothing when unset.
      */
     public static final String SERIALIZATION_CHECK = ConfigKeys.SERIALIZATION_CHECK;
+
+    /**
+     * Integer, default 10000: how long a kill or {@code close()} waits, in milliseconds, for all of a topology's
+     * executors together to stop; those still running at half of it are interrupted (they may be stuck in user
+     * code), and those still running at the end are left behind as daemon threads, with a warning.
+     */
+    public static final String EXECUTOR_STOP_TIMEOUT_MS = ConfigKeys.EXECUTOR_STOP_TIMEOUT_MS;
 
     private MicroburstConfig() {
     }

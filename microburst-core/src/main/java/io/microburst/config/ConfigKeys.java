@@ -12,10 +12,12 @@ public final class ConfigKeys {
     public static final String TASK_FAILURE_LIMIT = "microburst.task.failure.limit";
     public static final String TASK_FAILURE_WINDOW_SECS = "microburst.task.failure.window.secs";
     public static final String TASK_RESTART_BACKOFF_MS = "microburst.task.restart.backoff.ms";
+    public static final String TASK_RESTART_BACKOFF_MAX_MS = "microburst.task.restart.backoff.max.ms";
     public static final String MAX_SPOUT_PENDING_AUTOTUNE = "microburst.max.spout.pending.autotune";
     public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
     public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
     public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = 4096;
+    public static final String EXECUTOR_STOP_TIMEOUT_MS = "microburst.executor.stop.timeout.ms";
     public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
     public static final String SERIALIZATION_CHECK = "microburst.serialization.check";
 

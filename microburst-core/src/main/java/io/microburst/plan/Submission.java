@@ -60,7 +60,16 @@ public final class Submission {
         Object parsed;
         try {
             parsed = JSONValue.parseWithException(JSONValue.toJSONString(conf));
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
+            // the JSON writer can fail on a value it reflects into (a JDK class): name the key
+            for (Map.Entry<String, Object> entry : conf.entrySet()) {
+                try {
+                    JSONValue.toJSONString(java.util.Collections.singletonMap(entry.getKey(), entry.getValue()));
+                } catch (Exception | LinkageError keyError) {
+                    throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
+                        + entry.getKey() + "' (" + entry.getValue() + ") is not JSON-serializable: " + keyError);
+                }
+            }
             throw new InvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
         }
         Map<String, Object> result = (Map<String, Object>) parsed;
@@ -73,38 +82,30 @@ public final class Submission {
         return result;
     }
 
+    /** Equal after JSON transport, as Storm's {@code Utils.isValidConf} compares: ints as longs, floats as doubles. */
     private static boolean jsonEquivalent(Object original, Object parsed) {
-        if (original == null || parsed == null) {
-            return original == parsed;
+        return java.util.Objects.equals(normalized(original), normalized(parsed));
+    }
+
+    private static Object normalized(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> result = new java.util.HashMap<>();
+            map.forEach((k, v) -> result.put(k, normalized(v)));
+            return result;
         }
-        if (original instanceof Number a && parsed instanceof Number b) {
-            return a.doubleValue() == b.doubleValue();
-        }
-        if (original instanceof Map<?, ?> a && parsed instanceof Map<?, ?> b) {
-            if (a.size() != b.size()) {
-                return false;
+        if (value instanceof java.util.Collection<?> values) {
+            List<Object> result = new java.util.ArrayList<>();
+            for (Object v : values) {
+                result.add(normalized(v));
             }
-            for (Map.Entry<?, ?> e : a.entrySet()) {
-                if (!jsonEquivalent(e.getValue(), b.get(String.valueOf(e.getKey())))) {
-                    return false;
-                }
-            }
-            return true;
+            return result;
         }
-        if (original instanceof List<?> a && parsed instanceof List<?> b) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (int i = 0; i < a.size(); i++) {
-                if (!jsonEquivalent(a.get(i), b.get(i))) {
-                    return false;
-                }
-            }
-            return true;
+        if (value instanceof Integer i) {
+            return i.longValue();
         }
-        if (original instanceof Object[] a && parsed instanceof List<?> b) {
-            return jsonEquivalent(List.of(a), b);
+        if (value instanceof Float f) {
+            return f.doubleValue();
         }
-        return original.equals(parsed) || original.toString().equals(parsed.toString()) && !(parsed instanceof Map);
+        return value;
     }
 }

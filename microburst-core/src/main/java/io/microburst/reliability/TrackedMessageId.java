@@ -72,6 +72,30 @@ public final class TrackedMessageId extends MessageId {
         }
     }
 
+    /** True when no tree of this tuple is pending any more (acked, failed or expired). */
+    public boolean allDone() {
+        if (trees == null) {
+            return tree.state() != TupleTree.PENDING;
+        }
+        for (TupleTree t : trees) {
+            if (t.state() == TupleTree.PENDING) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** This tuple was acked or failed a second time: see {@link TupleTree#misused()}. */
+    public void markMisused() {
+        if (trees == null) {
+            tree.markMisused();
+            return;
+        }
+        for (TupleTree t : trees) {
+            t.markMisused();
+        }
+    }
+
     public void touch(long nowNanos) {
         if (trees == null) {
             tree.touch(nowNanos);

@@ -41,6 +41,11 @@ public final class TupleTree {
     private volatile long ackVal;
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
+    /**
+     * Set when a tuple of this tree was acked or failed after it had already been acked or failed (a bug of the user's
+     * bolt). Read by the owner when it reports a completed tree (see {@link #misused()}).
+     */
+    private volatile boolean misused;
     /** Last resetTimeout, in System.nanoTime; 0 when never reset. */
     private volatile long touchedNanos;
 
@@ -99,6 +104,22 @@ public final class TupleTree {
         if (STATE.compareAndSet(this, PENDING, outcome)) {
             owner.treeCompleted(this);
         }
+    }
+
+    /** A tuple of this tree was acked or failed a second time. */
+    public void markMisused() {
+        misused = true;
+    }
+
+    /**
+     * True when, after this tree reached zero, a tuple of it was acked or failed a second time. In Storm the acker
+     * XORs that second ack into the tree's value (which then never returns to zero, and the tree times out) or fails
+     * the tree, unless the tree happened to complete in between; here the tree's children may have been acked in
+     * the same call stack (fusion), so the owner fails such a tree when it comes to report it, as Storm nearly always
+     * does.
+     */
+    public boolean misused() {
+        return misused;
     }
 
     public int state() {

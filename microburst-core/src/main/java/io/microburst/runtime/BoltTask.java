@@ -13,6 +13,7 @@ import org.apache.storm.hooks.info.BoltFailInfo;
 import org.apache.storm.task.IBolt;
 import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.ShellBolt;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -89,15 +90,16 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     @Override
     void start() {
         try {
-            bolt = (IBolt) newInstance();
+            IBolt fresh = (IBolt) newInstance();
             OutputCollector collector;
             if (DebugLog.enabled(component.conf())) {
-                bolt = DebugLog.bolt(bolt, taskId);
+                fresh = DebugLog.bolt(fresh, taskId);
                 collector = DebugLog.boltCollector(this, taskId, component.id());
             } else {
                 collector = new BoltOutput(this);
             }
-            bolt.prepare(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
+            fresh.prepare(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
+            bolt = fresh; // only a prepared instance is ever cleaned up, as in Storm
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
@@ -222,10 +224,16 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         failed(error, "execute");
     }
 
+    /** A hook that throws is user code failing: reported as this task's failure, like a throwing execute. */
     private void executeHooks(RoutedTuple tuple, long nanos) {
         BoltExecuteInfo info = new BoltExecuteInfo(tuple, taskId, nanos < 0 ? null : nanos / 1_000_000);
-        for (ITaskHook hook : hooks) {
-            hook.boltExecute(info);
+        try {
+            for (ITaskHook hook : hooks) {
+                hook.boltExecute(info);
+            }
+        } catch (Throwable t) {
+            held.failAll();
+            failed(t, "task hook boltExecute");
         }
     }
 
@@ -319,10 +327,23 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             inbox.post((Runnable) () -> release(t));
             return;
         }
+        if (t.settled) {
+            ((TrackedMessageId) t.getMessageId()).markMisused(); // acked or failed twice: a bug Storm exposes
+        }
         t.settled = true;
         if (t.held) {
             held.remove(t);
         }
+    }
+
+    /** Executor thread, every half message timeout: drops held tuples whose trees are all done (see HeldTuples). */
+    void pruneHeld() {
+        held.prune();
+    }
+
+    /** Tuples held now (tests; executor thread, or once the executor has stopped). */
+    int heldCount() {
+        return held.count();
     }
 
     @Override
@@ -375,6 +396,27 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     public void resetTimeout(Tuple input) {
         if (input.getMessageId() instanceof TrackedMessageId id) {
             id.touch(System.nanoTime());
+        }
+    }
+
+    /**
+     * storm-client's ShellBolt reports its subprocess's death from its own threads; in local mode it does not exit
+     * the JVM as a Storm worker would, and its reader thread keeps dying, logging and reporting, as fast as it can,
+     * until the instance is cleaned up. So such a report fails the task at once and cleans the instance up (which
+     * stops those threads and the subprocess), as a worker's exit and restart would. Errors the subprocess itself
+     * reports ("Shell Process Exception") are only recorded, as in Storm.
+     */
+    @Override
+    void errorReported(Throwable error) {
+        IBolt current = bolt;
+        if (current instanceof ShellBolt && !String.valueOf(error.getMessage()).startsWith("Shell Process Exception")) {
+            inbox.postForTask(this, () -> {
+                if (up && bolt == current) {
+                    held.failAll();
+                    failed(error, "its subprocess (ShellBolt died)");
+                    cleanupQuietly();
+                }
+            });
         }
     }
 

@@ -106,7 +106,13 @@ public final class Executor implements Runnable {
                 }
             }
             while (!inbox.stopRequested()) {
-                int work = doWork();
+                int work;
+                try {
+                    work = doWork();
+                } catch (Throwable t) {
+                    turnFailed(t);
+                    work = 1;
+                }
                 if (work > 0) {
                     idle.workDone();
                 } else {
@@ -122,6 +128,25 @@ public final class Executor implements Runnable {
                 task.shutdown();
             }
             stopped.countDown();
+        }
+    }
+
+    /**
+     * A turn threw outside the guards around user code (a bug of ours, or an Error thrown where no guard is). The
+     * thread must not end while the topology runs: the tasks of this executor fail as if their user code had thrown
+     * (the failure policy restarts them, or halts the topology when the user asked for that), and the loop goes on.
+     */
+    private void turnFailed(Throwable error) {
+        LOG.error("Executor {}: unexpected error in its loop; its tasks are failed and restarted", name, error);
+        boolean anyUp = false;
+        for (TaskRunner task : tasks) {
+            if (task.up) {
+                anyUp = true;
+                task.failed(error, "executor loop");
+            }
+        }
+        if (!anyUp) {
+            host.reportError(tasks.length > 0 ? tasks[0] : null, error);
         }
     }
 
@@ -181,13 +206,18 @@ public final class Executor implements Runnable {
 
     /**
      * Stamps the trees of tracked tuples that are waiting in a queue (this executor's inbox, its local queue, its
-     * overflow lists), so that time spent waiting behind a slow consumer never times a tree out (STORM-2359). Runs on
-     * this executor's thread, every half message timeout.
+     * overflow lists), so that time spent waiting behind a slow consumer never times a tree out (STORM-2359), and
+     * lets its bolts drop held tuples whose trees are done. Runs on this executor's thread, every half message timeout.
      */
     void touchQueued() {
         long now = System.nanoTime();
         inbox.touchQueued(now);
         outbox.touchQueued(now);
+        for (TaskRunner t : tasks) {
+            if (t instanceof BoltTask b) {
+                b.pruneHeld();
+            }
+        }
     }
 
     /** Posts a command to run on this executor's thread. Any thread; never blocks. */
@@ -210,16 +240,24 @@ public final class Executor implements Runnable {
         inbox.requestStop();
     }
 
-    /** Waits for the thread to end; interrupts it after half the time if it is stuck in user code. */
-    boolean awaitStop(long timeoutMs) throws InterruptedException {
-        if (stopped.await(timeoutMs / 2, TimeUnit.MILLISECONDS)) {
+    /**
+     * Waits until the thread has ended or {@code deadlineNanos} (a {@link System#nanoTime()} reading) has passed; true
+     * if it ended. A thread that was never started counts as ended: there is nothing to wait for.
+     */
+    boolean awaitStopUntil(long deadlineNanos) throws InterruptedException {
+        Thread t = inbox.thread();
+        if (t == null || t.getState() == Thread.State.NEW) {
             return true;
         }
+        return stopped.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    /** Interrupts the thread, if it still runs: it may be stuck in user code that waits. */
+    void interruptIfRunning() {
         Thread t = inbox.thread();
-        if (t != null) {
+        if (t != null && stopped.getCount() != 0 && t.getState() != Thread.State.NEW) {
             t.interrupt();
         }
-        return stopped.await(timeoutMs - timeoutMs / 2, TimeUnit.MILLISECONDS);
     }
 
     boolean isStoppedForGood() {

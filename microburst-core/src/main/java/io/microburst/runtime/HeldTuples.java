@@ -52,4 +52,29 @@ final class HeldTuples {
             t = next;
         }
     }
+
+    /**
+     * Executor thread, every half message timeout: drops the held tuples whose trees are all done, timed out or
+     * completed through acks by other tasks. The bolt may still ack them (a no-op on a finished tree); without this a
+     * bolt that never acks would keep every tuple it was given.
+     */
+    void prune() {
+        RoutedTuple t = head;
+        while (t != null) {
+            RoutedTuple next = t.heldNext;
+            if (((TrackedMessageId) t.getMessageId()).allDone()) {
+                remove(t);
+            }
+            t = next;
+        }
+    }
+
+    /** Tuples held now. */
+    int count() {
+        int n = 0;
+        for (RoutedTuple t = head; t != null; t = t.heldNext) {
+            n++;
+        }
+        return n;
+    }
 }

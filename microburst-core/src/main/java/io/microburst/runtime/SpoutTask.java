@@ -54,10 +54,11 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     @Override
     void start() {
         try {
-            spout = (ISpout) newInstance();
+            ISpout fresh = (ISpout) newInstance();
             SpoutOutputCollector collector = DebugLog.enabled(component.conf())
                 ? DebugLog.spoutCollector(this, taskId, component.id()) : new SpoutOutput(this);
-            spout.open(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
+            fresh.open(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
+            spout = fresh; // only an opened instance is ever closed, as in Storm
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
@@ -221,7 +222,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         inFlight--;
         int stream = tree.streamIndex();
         long nanos = sampledLatency(tree);
-        if (tree.state() == TupleTree.ACKED) {
+        if (tree.state() == TupleTree.ACKED && !tree.misused()) {
             acked(tree.messageId(), stream, nanos);
         } else {
             failedTree(tree.messageId(), stream, nanos);
@@ -265,12 +266,6 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     private void acked(Object messageId, int stream, long completeNanos) {
         ackedSinceTune++;
         stats.spoutAcked(stream, completeNanos);
-        if (!hooks.isEmpty()) {
-            SpoutAckInfo info = new SpoutAckInfo(messageId, taskId, completeNanos < 0 ? null : completeNanos / 1_000_000);
-            for (ITaskHook hook : hooks) {
-                hook.spoutAck(info);
-            }
-        }
         if (up) {
             try {
                 spout.ack(messageId);
@@ -278,21 +273,48 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
                 failed(t, "ack");
             }
         }
+        if (!hooks.isEmpty()) {
+            ackHooks(messageId, completeNanos);
+        }
+    }
+
+    /** After the spout's ack, as Storm calls them; a hook that throws is reported as this task's failure. */
+    private void ackHooks(Object messageId, long completeNanos) {
+        SpoutAckInfo info = new SpoutAckInfo(messageId, taskId, completeNanos < 0 ? null : completeNanos / 1_000_000);
+        try {
+            for (ITaskHook hook : hooks) {
+                hook.spoutAck(info);
+            }
+        } catch (Throwable t) {
+            hookFailed(t, "task hook spoutAck");
+        }
+    }
+
+    private void hookFailed(Throwable t, String phase) {
+        if (up) {
+            failed(t, phase);
+        } else {
+            host.reportError(this, t);
+        }
     }
 
     private void failedTree(Object messageId, int stream, long nanos) {
         stats.spoutFailed(stream);
-        if (!hooks.isEmpty()) {
-            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos < 0 ? null : nanos / 1_000_000);
-            for (ITaskHook hook : hooks) {
-                hook.spoutFail(info);
-            }
-        }
         if (up) {
             try {
                 spout.fail(messageId);
             } catch (Throwable t) {
                 failed(t, "fail");
+            }
+        }
+        if (!hooks.isEmpty()) {
+            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos < 0 ? null : nanos / 1_000_000);
+            try {
+                for (ITaskHook hook : hooks) {
+                    hook.spoutFail(info);
+                }
+            } catch (Throwable t) {
+                hookFailed(t, "task hook spoutFail");
             }
         }
     }

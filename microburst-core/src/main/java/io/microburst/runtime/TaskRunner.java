@@ -124,6 +124,11 @@ abstract class TaskRunner {
     /** The collector's reportError (spouts and bolts alike). */
     public final void reportError(Throwable error) {
         host.reportError(this, error);
+        errorReported(error);
+    }
+
+    /** A task may act on an error its instance reported (see BoltTask); by default it is only recorded. */
+    void errorReported(Throwable error) {
     }
 
     /** This task now runs on the executor of {@code in} and {@code out} (see Placement#defuse). */

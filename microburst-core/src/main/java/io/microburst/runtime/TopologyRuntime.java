@@ -1,5 +1,6 @@
 package io.microburst.runtime;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,6 +35,8 @@ public final class TopologyRuntime {
     /** {@code topology.executor.receive.buffer.size} in storm-client's defaults.yaml. */
     static final int STORM_DEFAULT_RECEIVE_BUFFER_SIZE = 32768;
     public static final String HOST = WorkerResources.HOST;
+    /** The component name under which errors of the runtime itself (not of a task) are listed. */
+    static final String ERRORS_OF_THE_RUNTIME = "__system";
 
     private final TopologyPlan plan;
     private final ClassLoader loader;
@@ -55,10 +58,12 @@ public final class TopologyRuntime {
     private volatile String status = "ACTIVE";
     private volatile String haltReason;
     private volatile boolean stopped;
-    private boolean killing;
+    private volatile boolean killing;
     private final List<Thread> delayThreads = new CopyOnWriteArrayList<>();
     private final CountDownLatch cutShortDelay = new CountDownLatch(1);
     private ScheduledFuture<?> statsRecorder;
+    /** How long a stop waits for all executors together (see {@link #stopExecutors()}). */
+    private final long stopTimeoutMs;
 
     /**
      * Tuples an executor's receive queue holds: {@link ConfigKeys#EXECUTOR_QUEUE_SIZE} when set; else Storm's
@@ -91,6 +96,7 @@ public final class TopologyRuntime {
         boolean timeouts = ObjectReader.getBoolean(conf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true);
         int timeoutSecs = Math.max(1, ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30));
         int batchSize = ObjectReader.getInt(conf.get(ConfigKeys.PRODUCER_BATCH_SIZE), 64);
+        this.stopTimeoutMs = Math.max(1, ObjectReader.getInt(conf.get(ConfigKeys.EXECUTOR_STOP_TIMEOUT_MS), 10_000));
         this.supervisor = new Supervisor(plan.name(), conf, timer, board, errors, this::halt);
         this.resources = new WorkerResources(plan, loader);
         this.metrics = new MetricsWiring(plan, loader, resources, supervisor);
@@ -104,6 +110,9 @@ public final class TopologyRuntime {
 
     /** Starts worker hooks, metrics consumers, executors and timers. */
     public synchronized void start(boolean startActive) {
+        if (stopped) {
+            throw new IllegalStateException("topology '" + plan.name() + "' was stopped before it started (closed?)");
+        }
         board.setActive(startActive);
         this.status = startActive ? "ACTIVE" : "INACTIVE";
         resources.startWorkerHooks();
@@ -156,6 +165,7 @@ public final class TopologyRuntime {
     public void kill(int waitSecs, Runnable onStopped) {
         synchronized (this) {
             if (stopped) {
+                onStopped.run(); // halted: it stayed listed until this kill
                 return;
             }
             if (!killing) {
@@ -183,7 +193,9 @@ public final class TopologyRuntime {
             return;
         }
         killing = true;
-        status = "KILLED";
+        if (haltReason == null) {
+            status = "KILLED";
+        }
         board.setActive(false);
         stopExecutors();
         stopped = true;
@@ -262,29 +274,54 @@ public final class TopologyRuntime {
         }
     }
 
+    /**
+     * Asks every executor to stop and waits for all of them together, with one deadline: at half of it the ones
+     * still running are interrupted (they may be stuck in user code that waits); at the deadline the rest are left
+     * behind (daemon threads) with a warning.
+     */
     private void stopExecutors() {
         Executor[] all = placement.haltAndList();
         for (Executor e : all) {
             e.requestStop();
         }
-        for (Executor e : all) {
-            try {
-                if (!e.awaitStop(10_000)) {
-                    LOG.warn("Executor {} did not stop within 10 s (stuck in user code?)", e);
-                }
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
+        long start = System.nanoTime();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(stopTimeoutMs);
+        try {
+            for (Executor e : all) {
+                e.awaitStopUntil(start + timeout / 2);
             }
+            for (Executor e : all) {
+                e.interruptIfRunning();
+            }
+            List<Executor> stuck = new ArrayList<>();
+            for (Executor e : all) {
+                if (!e.awaitStopUntil(start + timeout)) {
+                    stuck.add(e);
+                }
+            }
+            if (!stuck.isEmpty()) {
+                LOG.warn("Executors {} did not stop within {} ms (stuck in user code?)", stuck, stopTimeoutMs);
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    /** Stops the topology with an error after a task failed too often. Runs the kill on a short-lived thread. */
+    /**
+     * Stops the topology with an error after a task failed more often than the user's failure limit. Runs the stop on a
+     * short-lived thread. The topology stays listed, status HALTED, with the reason among its errors, until killed.
+     */
     private void halt(String reason) {
         if (board.isHalted()) {
             return;
         }
+        if (killing || stopped) {
+            return; // no lock: an executor thread halts, and stopNow holds the lock while it waits for executors
+        }
         haltReason = reason;
+        status = "HALTED";
         board.setHalted(true);
+        errors.add(ERRORS_OF_THE_RUNTIME, -1, new IllegalStateException("Topology '" + plan.name() + "' halted: " + reason));
         LOG.error("Stopping topology {}: {}", plan.name(), reason);
         Thread stopper = new Thread(() -> {
             stopNow();

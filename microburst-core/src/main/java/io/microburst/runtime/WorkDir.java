@@ -12,6 +12,9 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
@@ -21,7 +24,8 @@ import java.util.stream.Stream;
  * {@code resources} folder, as Storm's supervisor extracts a topology jar's top-level {@code resources/} into the
  * directory that {@code TopologyContext.getCodeDir()} names, which is where multi-lang subprocesses start; so
  * {@code new ShellBolt("python3", "splitsentence.py")} finds the jar's {@code resources/splitsentence.py}.
- * {@code pids/} receives the pid files of multi-lang subprocesses. It is deleted when the topology stops.
+ * {@code pids/} receives the pid files of multi-lang subprocesses. It is deleted when the topology stops, or when
+ * the JVM exits (a shutdown hook) if the topology never stopped.
  *
  * <p>Threading: created and closed by the topology's lifecycle; its paths are read from any thread.
  */
@@ -31,8 +35,17 @@ final class WorkDir implements AutoCloseable {
     private final Path code;
     private final Path pids;
 
+    /** Directories of topologies still running; whatever is left when the JVM exits is deleted then. */
+    private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean HOOK_ADDED = new AtomicBoolean();
+
     private WorkDir(Path root) throws IOException {
         this.root = root;
+        if (HOOK_ADDED.compareAndSet(false, true)) {
+            Thread hook = new Thread(() -> LIVE.forEach(WorkDir::delete), "microburst-workdir-cleanup");
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+        LIVE.add(root);
         this.code = Files.createDirectories(root.resolve("code"));
         this.pids = Files.createDirectories(root.resolve("pids"));
     }
@@ -111,6 +124,11 @@ final class WorkDir implements AutoCloseable {
 
     @Override
     public void close() {
+        LIVE.remove(root);
+        delete(root);
+    }
+
+    private static void delete(Path root) {
         try (Stream<Path> paths = Files.walk(root)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {

@@ -84,7 +84,7 @@ class MultiLangTest {
         }
     }
 
-    private static boolean pythonAvailable() {
+    static boolean pythonAvailable() {
         try {
             Process p = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start();
             return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;

@@ -1,0 +1,119 @@
+package io.microburst;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.storm.Config;
+import org.apache.storm.generated.AlreadyAliveException;
+import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A topology's working directory exists only while it may run: a refused submit leaves none, and a JVM that exits
+ * without close() deletes what its topologies left.
+ */
+class WorkDirTest {
+
+    /** Prints its working directory once opened. */
+    public static class Announcing extends BaseRichSpout {
+        @Override
+        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+            System.out.println("CODE-DIR " + context.getCodeDir());
+            System.out.flush();
+        }
+
+        @Override
+        public void nextTuple() {
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("n"));
+        }
+    }
+
+    /** The child JVM: submits a topology, waits for it to open, and exits without close(). */
+    public static void main(String[] args) throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new Announcing());
+        MicroburstCluster cluster = new MicroburstCluster();
+        cluster.submitTopology("exits-without-close", new Config(), b.createTopology());
+        Thread.currentThread().join(); // the parent reads the directory and then ends this JVM
+    }
+
+    private static long workDirs(String name) throws IOException {
+        try (Stream<Path> entries = Files.list(Paths.get(System.getProperty("java.io.tmpdir")))) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("microburst-" + name + "-")).count();
+        }
+    }
+
+    @Test
+    void aRefusedSubmitLeavesNoWorkingDirectory() throws Exception {
+        String name = "refused-" + System.nanoTime();
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new Announcing());
+        MicroburstCluster cluster = new MicroburstCluster();
+        try {
+            cluster.submitTopology(name, new Config(), b.createTopology());
+            assertEquals(1, workDirs(name));
+            assertThrows(AlreadyAliveException.class, () -> cluster.submitTopology(name, new Config(), b.createTopology()));
+            assertEquals(1, workDirs(name), "working directories after a refused duplicate");
+        } finally {
+            cluster.close();
+        }
+        assertEquals(0, workDirs(name), "working directories after close");
+        assertThrows(IllegalStateException.class, () -> cluster.submitTopology(name, new Config(), b.createTopology()));
+        assertEquals(0, workDirs(name), "working directories after a submit to a closed cluster");
+    }
+
+    @Test
+    void aJvmExitingWithoutCloseDeletesTheWorkingDirectory(@TempDir Path tmp) throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
+            WorkDirTest.class.getName());
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(tmp.resolve("child.log").toFile());
+        Process child = pb.start();
+        try {
+            Path codeDir = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (codeDir == null) {
+                assertTrue(System.nanoTime() < deadline && child.isAlive(), "the child to open its spout: "
+                    + Files.readString(tmp.resolve("child.log")));
+                for (String line : Files.readAllLines(tmp.resolve("child.log"))) {
+                    if (line.startsWith("CODE-DIR ")) {
+                        codeDir = Paths.get(line.substring("CODE-DIR ".length()));
+                    }
+                }
+                Thread.sleep(20);
+            }
+            assertTrue(Files.isDirectory(codeDir), "the working directory exists while the topology runs: " + codeDir);
+            assertTrue(codeDir.startsWith(tmp), codeDir + " is under the child's temporary directory " + tmp);
+            child.destroy(); // SIGTERM: the JVM exits, running its shutdown hooks, without close()
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child to exit");
+            try (Stream<Path> left = Files.list(tmp)) {
+                List<String> names = left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("microburst-"))
+                    .toList();
+                assertEquals(List.of(), names, "working directories left after the JVM exited");
+            }
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+}
