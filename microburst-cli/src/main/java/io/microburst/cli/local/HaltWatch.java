@@ -56,7 +56,7 @@ final class HaltWatch {
         return Optional.empty();
     }
 
-    /** Records the topology's latest errors; false when it is no longer running. */
+    /** Records the topology's latest errors; false when it is no longer running (gone, or halted). */
     private boolean look(String name) {
         TopologyInfo info;
         try {
@@ -74,7 +74,8 @@ final class HaltWatch {
                 }
             }
         }
-        return true;
+        // a halted topology stays listed, with its reason among its errors, until it is killed
+        return !"HALTED".equals(info.get_status());
     }
 
     private String describeHalt(String name) {
