@@ -38,8 +38,8 @@ class ArchitectureTest {
         // executor threads
         Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer"),
         // the topology: planning threads, lifecycle, supervision, timers, metrics, statistics
-        Set.of("Placement", "Supervisor", "WorkerResources", "MetricsWiring", "TopologyTimers", "StatsViews",
-            "TopologyHost", "TopologyRuntime"));
+        Set.of("Placement", "StopSequence", "Supervisor", "WorkerResources", "MetricsWiring", "TopologyTimers",
+            "StatsViews", "TopologyHost", "TopologyRuntime"));
 
     private static final Pattern EDGE = Pattern.compile("^\\s+(io\\.microburst[\\w.$]*)\\s+->\\s+(io\\.microburst[\\w.$]*)\\s");
 

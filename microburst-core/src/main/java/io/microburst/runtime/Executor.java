@@ -119,6 +119,7 @@ public final class Executor implements Runnable {
                     idle.idle(spoutsPolled);
                 }
             }
+            drainBeforeStop();
             outbox.flushAll();
         } catch (Throwable t) {
             LOG.error("Executor {} stopped by an unexpected error", name, t);
@@ -128,6 +129,26 @@ public final class Executor implements Runnable {
                 task.shutdown();
             }
             stopped.countDown();
+        }
+    }
+
+    /**
+     * After a draining stop request: runs turns until one finds nothing to do, so tuples already queued here are
+     * executed (and what they emit is sent on) before the tasks close. The caller stops this executor's producers
+     * first; {@link #requestStop()} cuts the drain short.
+     */
+    private void drainBeforeStop() {
+        while (inbox.drainOnStop()) {
+            int work;
+            try {
+                work = doWork();
+            } catch (Throwable t) {
+                turnFailed(t);
+                work = 1;
+            }
+            if (work == 0) {
+                return;
+            }
         }
     }
 
@@ -238,6 +259,11 @@ public final class Executor implements Runnable {
     /** Asks the thread to stop after its current turn; tasks are closed on their own thread. */
     void requestStop() {
         inbox.requestStop();
+    }
+
+    /** Asks the thread to stop once it has executed what already waits in its queues (see {@link #drainBeforeStop}). */
+    void requestDrainingStop() {
+        inbox.requestDrainingStop();
     }
 
     /**

@@ -57,6 +57,8 @@ final class Inbox {
     private Thread thread;
     volatile boolean sleeping;
     private volatile boolean stopRequested;
+    /** Set with a stop request that first lets the executor finish what already waits in its queues. */
+    private volatile boolean drainOnStop;
     /** True when this executor runs spouts (set before its thread starts). */
     private boolean runsSpouts;
     /**
@@ -293,8 +295,22 @@ final class Inbox {
             && completed.isEmpty() && !stopRequested;
     }
 
-    /** Asks the thread to stop after its current turn. Any thread. */
+    /** Asks the thread to stop after its current turn (cutting short a drain asked for earlier). Any thread. */
     void requestStop() {
+        drainOnStop = false;
+        requestStop0();
+    }
+
+    /**
+     * Asks the thread to stop once a turn finds nothing to do: what already waits in its queues is executed first.
+     * Any thread; {@link #requestStop()} cuts the drain short.
+     */
+    void requestDrainingStop() {
+        drainOnStop = true;
+        requestStop0();
+    }
+
+    private void requestStop0() {
         stopRequested = true;
         Thread t = thread;
         if (t != null) {
@@ -304,6 +320,11 @@ final class Inbox {
 
     boolean stopRequested() {
         return stopRequested;
+    }
+
+    /** True while a stop asked for by {@link #requestDrainingStop()} has not been cut short. */
+    boolean drainOnStop() {
+        return drainOnStop;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.microburst.runtime;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -62,7 +61,7 @@ public final class TopologyRuntime {
     private final List<Thread> delayThreads = new CopyOnWriteArrayList<>();
     private final CountDownLatch cutShortDelay = new CountDownLatch(1);
     private ScheduledFuture<?> statsRecorder;
-    /** How long a stop waits for all executors together (see {@link #stopExecutors()}). */
+    /** How long a stop waits for all executors together (see {@link #stopExecutors}). */
     private final long stopTimeoutMs;
 
     /**
@@ -176,18 +175,26 @@ public final class TopologyRuntime {
         }
         // A second kill with a shorter wait brings the stop forward, as in Storm; the earliest stop wins.
         if (waitSecs <= 0) {
-            stopNow();
+            stop(true);
             onStopped.run();
             return;
         }
         afterDelay("killer", waitSecs, () -> {
-            stopNow();
+            stop(true);
             onStopped.run();
         });
     }
 
     /** Stops at once (no wait): executors stop after their current turn. Returns when all has stopped. */
-    public synchronized void stopNow() {
+    public void stopNow() {
+        stop(false);
+    }
+
+    /**
+     * Stops; with {@code drain} (a kill), producers stop first and every executor executes what already waits in its
+     * queues before it stops, for at most half the stop timeout, so tuples in flight are not lost.
+     */
+    private synchronized void stop(boolean drain) {
         cutShortDelay.countDown();
         if (stopped) {
             return;
@@ -197,7 +204,7 @@ public final class TopologyRuntime {
             status = "KILLED";
         }
         board.setActive(false);
-        stopExecutors();
+        stopExecutors(drain);
         stopped = true;
         if (statsRecorder != null) {
             statsRecorder.cancel(false);
@@ -235,7 +242,7 @@ public final class TopologyRuntime {
         if (stopped || killing) {
             return;
         }
-        stopExecutors();
+        stopExecutors(false);
         timers.cancelAll();
         stats.history().clear();
         executorCounts.forEach(plan::setExecutors);
@@ -274,37 +281,9 @@ public final class TopologyRuntime {
         }
     }
 
-    /**
-     * Asks every executor to stop and waits for all of them together, with one deadline: at half of it the ones
-     * still running are interrupted (they may be stuck in user code that waits); at the deadline the rest are left
-     * behind (daemon threads) with a warning.
-     */
-    private void stopExecutors() {
-        Executor[] all = placement.haltAndList();
-        for (Executor e : all) {
-            e.requestStop();
-        }
-        long start = System.nanoTime();
-        long timeout = TimeUnit.MILLISECONDS.toNanos(stopTimeoutMs);
-        try {
-            for (Executor e : all) {
-                e.awaitStopUntil(start + timeout / 2);
-            }
-            for (Executor e : all) {
-                e.interruptIfRunning();
-            }
-            List<Executor> stuck = new ArrayList<>();
-            for (Executor e : all) {
-                if (!e.awaitStopUntil(start + timeout)) {
-                    stuck.add(e);
-                }
-            }
-            if (!stuck.isEmpty()) {
-                LOG.warn("Executors {} did not stop within {} ms (stuck in user code?)", stuck, stopTimeoutMs);
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
+    /** Stops every executor (see {@link StopSequence#stop}). */
+    private void stopExecutors(boolean drain) {
+        StopSequence.stop(plan, placement, stopTimeoutMs, drain);
     }
 
     /**

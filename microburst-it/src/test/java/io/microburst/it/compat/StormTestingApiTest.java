@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.MicroburstCluster;
 import io.microburst.it.support.Runtimes;
+import io.microburst.it.support.StormHalts;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
@@ -75,6 +77,11 @@ class StormTestingApiTest {
                 long started = System.nanoTime();
                 completeTopologyWithMockedSources(cluster);
                 ran = System.nanoTime() - started;
+                if (Runtimes.isStorm(runtime)) {
+                    // completeTopology kills with no wait: let Storm's supervisor finish stopping the worker before the
+                    // cluster closes under it (its timers would fail and halt the JVM)
+                    StormHalts.awaitWorkersGone(Duration.ofSeconds(60));
+                }
             }
             long total = System.nanoTime() - start;
             report.append(String.format(" %s %d ms (completeTopology alone %d ms);", runtime, total / 1_000_000,

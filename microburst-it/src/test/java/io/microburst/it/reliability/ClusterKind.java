@@ -1,6 +1,7 @@
 package io.microburst.it.reliability;
 
 import io.microburst.MicroburstCluster;
+import io.microburst.it.support.StormHalts;
 import org.apache.storm.ILocalCluster;
 import org.apache.storm.LocalCluster;
 
@@ -20,6 +21,10 @@ enum ClusterKind {
     }
 
     ILocalCluster start() throws Exception {
-        return this == STORM ? new LocalCluster() : new MicroburstCluster();
+        if (this == STORM) {
+            StormHalts.guard();
+            return new LocalCluster();
+        }
+        return new MicroburstCluster();
     }
 }

@@ -55,6 +55,7 @@ public final class Runtimes {
     }
 
     private static ILocalCluster startStorm(Map<String, Object> clusterConf) throws Exception {
+        StormHalts.guard();
         // The daemon settings `new LocalCluster()` uses, so tests see Storm as users do, with one exception below.
         LocalCluster.Builder builder = new LocalCluster.Builder().withDaemonConf(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, true)
             // Storm's workers publish executor stats every 60 s by default; tests read them within seconds.
