@@ -56,6 +56,15 @@ public final class MicroburstConfig {
      * it costs a serialization per tuple while on, and nothing when unset.
      */
     public static final String SERIALIZATION_CHECK = ConfigKeys.SERIALIZATION_CHECK;
+    /**
+     * Long, default a 32nd of the maximum heap; 0 or less turns it off: the largest tuple an emit accepts, in estimated
+     * bytes. Queues are bounded in tuples, so a few huge tuples could otherwise fill the heap before backpressure
+     * holds their producer; a larger tuple is refused where it is emitted with an {@link IllegalArgumentException}
+     * naming the component, stream, field and size (the emit throws, so the task fails as when its own code throws).
+     * The estimate is cheap and shallow: a byte[], ByteBuffer or String counts its length; a collection or map counts
+     * its size times its first element's (or entry's) estimate; anything else counts nothing.
+     */
+    public static final String TUPLE_MAX_BYTES = ConfigKeys.TUPLE_MAX_BYTES;
 
     /**
      * Integer, default 10000: how long a kill or {@code close()} waits, in milliseconds, for all of a topology's

@@ -20,6 +20,9 @@ public final class ConfigKeys {
     public static final String EXECUTOR_STOP_TIMEOUT_MS = "microburst.executor.stop.timeout.ms";
     public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
     public static final String SERIALIZATION_CHECK = "microburst.serialization.check";
+    public static final String TUPLE_MAX_BYTES = "microburst.tuple.max.bytes";
+    /** What the default tuple size limit is: the maximum heap divided by this. */
+    public static final int DEFAULT_TUPLE_MAX_HEAP_FRACTION = 32;
 
     private ConfigKeys() {
     }

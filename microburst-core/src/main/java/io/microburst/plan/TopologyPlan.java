@@ -96,6 +96,11 @@ public final class TopologyPlan {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);
             }
         }
+        Object max = conf.get(ConfigKeys.TUPLE_MAX_BYTES);
+        if (max != null && !(max instanceof Number)) {
+            throw invalid("'" + name + "': configuration " + ConfigKeys.TUPLE_MAX_BYTES + " must be a number of bytes, got '"
+                + max + "'");
+        }
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();
         Set<String> spouts = new HashSet<>();

@@ -1,6 +1,10 @@
 package io.microburst.runtime;
 
+import java.nio.ByteBuffer;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import io.microburst.config.ConfigKeys;
 import io.microburst.plan.StreamPlan;
 import io.microburst.plan.Subscription;
 import io.microburst.routing.Grouper;
@@ -26,6 +30,8 @@ final class StreamRoute {
      * goes straight to it, without the grouper's call and the loads of the task list it returns.
      */
     final Link only;
+    /** The largest tuple an emit accepts, in estimated bytes ({@code microburst.tuple.max.bytes}); 0: no limit. */
+    final long maxBytes;
 
     /**
      * @param subscriptions the subscription of each grouper, in the same order
@@ -45,6 +51,7 @@ final class StreamRoute {
         int onlyTask = !direct && groupers.length == 1 ? groupers[0].onlyTask() : -1;
         this.only = onlyTask >= 0 ? links[0][onlyTask] : null;
         this.directLinks = new Link[maxTaskId + 1];
+        this.maxBytes = maxBytes(producer.component.conf().get(ConfigKeys.TUPLE_MAX_BYTES));
         if (direct) {
             for (Subscription s : stream.subscriptions()) {
                 Link[] l = linksTo(s, producer, maxTaskId);
@@ -74,5 +81,77 @@ final class StreamRoute {
                 + ") emitted " + values.size() + " values on stream '" + streamId + "', which declares " + fieldCount
                 + " fields " + stream.fields().toList());
         }
+        if (maxBytes > 0) {
+            checkSize(values, producer);
+        }
+    }
+
+    static long maxBytes(Object configured) {
+        if (configured instanceof Number n) {
+            return Math.max(0, n.longValue());
+        }
+        return Runtime.getRuntime().maxMemory() / ConfigKeys.DEFAULT_TUPLE_MAX_HEAP_FRACTION;
+    }
+
+    /**
+     * Refuses a tuple whose estimated size passes {@link #maxBytes}: queues hold a number of tuples, not of bytes, so
+     * a few huge ones would fill the heap before backpressure held their producer. The estimate is shallow (see
+     * {@link #estimate}), a few type checks per field for the usual tuple.
+     */
+    private void checkSize(List<Object> values, TaskRunner producer) {
+        long total = 0;
+        for (int i = 0; i < fieldCount; i++) {
+            long size = estimate(values.get(i));
+            total += size;
+            if (total > maxBytes) {
+                throw new IllegalArgumentException("Component '" + producer.componentId() + "' (task "
+                    + producer.taskId + ") emitted a tuple of about " + total + " bytes or more on stream '" + streamId
+                    + "' (field '" + stream.fields().get(i) + "' alone about " + size + " bytes), over the limit of "
+                    + maxBytes + " bytes (" + ConfigKeys.TUPLE_MAX_BYTES + "; by default the maximum heap / "
+                    + ConfigKeys.DEFAULT_TUPLE_MAX_HEAP_FRACTION + "): queues are bounded in "
+                    + "tuples, so tuples this large could fill the heap; send a reference to the data instead, or raise "
+                    + "the limit");
+            }
+        }
+    }
+
+    /**
+     * About how many bytes a value holds, shallowly: a byte array, buffer or string its length, a collection or map its
+     * size times its first element's estimate; anything else 0.
+     */
+    static long estimate(Object v) {
+        if (v instanceof byte[] b) {
+            return b.length;
+        }
+        if (v instanceof String s) {
+            return s.length();
+        }
+        if (v instanceof Collection<?> c) {
+            return c.isEmpty() ? 0 : c.size() * element(c instanceof List<?> l ? l.get(0) : c.iterator().next());
+        }
+        if (v instanceof Map<?, ?> m) {
+            if (m.isEmpty()) {
+                return 0;
+            }
+            Map.Entry<?, ?> e = m.entrySet().iterator().next();
+            return m.size() * (element(e.getKey()) + element(e.getValue()));
+        }
+        if (v instanceof ByteBuffer b) {
+            return b.remaining();
+        }
+        return 0;
+    }
+
+    private static long element(Object v) {
+        if (v instanceof byte[] b) {
+            return b.length;
+        }
+        if (v instanceof String s) {
+            return s.length();
+        }
+        if (v instanceof ByteBuffer b) {
+            return b.remaining();
+        }
+        return 16;
     }
 }
