@@ -60,6 +60,13 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     private final List<Link> inbound = new java.util.ArrayList<>();
 
     /** Registers a link to this task and sets its executor. Any thread. */
+    /** How many links lead to this task now (they are made on first use). Any thread. */
+    int linkCount() {
+        synchronized (inbound) {
+            return inbound.size();
+        }
+    }
+
     void attach(Link link) {
         synchronized (inbound) {
             link.executorIndex = inbox.index;

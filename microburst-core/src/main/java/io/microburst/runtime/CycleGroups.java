@@ -2,7 +2,7 @@ package io.microburst.runtime;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.BitSet;
+import java.util.List;
 
 /**
  * The strongly connected groups of a directed graph of executors (an edge wherever a task of one executor feeds a
@@ -15,9 +15,10 @@ final class CycleGroups {
     private CycleGroups() {
     }
 
-    /** For each of {@code n} vertices, the id of its group, given each vertex's outgoing and incoming edges. */
-    static int[] of(BitSet[] out, BitSet[] in) {
-        int n = out.length;
+    /** For each of {@code n} vertices, the id of its group, given the graph's edges as {from, to} pairs. */
+    static int[] of(int n, List<int[]> edges) {
+        int[][] out = adjacency(n, edges, 0);
+        int[][] in = adjacency(n, edges, 1);
         int[] order = new int[n];
         int done = 0;
         boolean[] visited = new boolean[n];
@@ -33,12 +34,11 @@ final class CycleGroups {
             visited[root] = true;
             while (depth >= 0) {
                 int v = stack[depth];
-                int w = out[v].nextSetBit(next[depth]);
-                if (w < 0) {
+                if (next[depth] == out[v].length) {
                     order[done++] = v;
                     depth--;
                 } else {
-                    next[depth] = w + 1;
+                    int w = out[v][next[depth]++];
                     if (!visited[w]) {
                         visited[w] = true;
                         depth++;
@@ -60,7 +60,7 @@ final class CycleGroups {
             work.add(root);
             while (!work.isEmpty()) {
                 int v = work.poll();
-                for (int w = in[v].nextSetBit(0); w >= 0; w = in[v].nextSetBit(w + 1)) {
+                for (int w : in[v]) {
                     if (group[w] < 0) {
                         group[w] = root;
                         work.add(w);
@@ -71,12 +71,20 @@ final class CycleGroups {
         return group;
     }
 
-    /** For each vertex, whether it is in {@code from}'s group (and is not {@code from}). */
-    static boolean[] flags(int from, int[] groups) {
-        boolean[] flags = new boolean[groups.length];
-        for (int j = 0; j < groups.length; j++) {
-            flags[j] = j != from && groups[j] == groups[from];
+    /** Each vertex's neighbours: edge ends {@code 1 - side} by their end {@code side}. */
+    private static int[][] adjacency(int n, List<int[]> edges, int side) {
+        int[] degree = new int[n];
+        for (int[] e : edges) {
+            degree[e[side]]++;
         }
-        return flags;
+        int[][] adj = new int[n][];
+        for (int v = 0; v < n; v++) {
+            adj[v] = new int[degree[v]];
+        }
+        int[] filled = new int[n];
+        for (int[] e : edges) {
+            adj[e[side]][filled[e[side]]++] = e[1 - side];
+        }
+        return adj;
     }
 }

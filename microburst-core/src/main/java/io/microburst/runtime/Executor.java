@@ -67,12 +67,11 @@ public final class Executor implements Runnable {
         tasksStarted = true;
     }
 
-    /** Sets the tasks, before the thread starts; {@code cycles} says which consumers can feed this executor back. */
-    void setTasks(List<TaskRunner> runners, int executorCount, boolean[] cycles, ClassLoader loader) {
+    /** Sets the tasks, before the thread starts. */
+    void setTasks(List<TaskRunner> runners, ClassLoader loader) {
         this.tasks = runners.toArray(new TaskRunner[0]);
         this.spouts = runners.stream().filter(t -> t instanceof SpoutTask).toArray(SpoutTask[]::new);
         inbox.connect(outbox, spouts.length > 0);
-        outbox.connect(executorCount, cycles);
         this.idle = new IdleStrategy(inbox, outbox, board, spouts, loader);
     }
 

@@ -35,7 +35,7 @@ final class Outbox {
     private int[] dirty = new int[0];
     private boolean[] listed = new boolean[0];
     private int dirtyCount;
-    /** Consumers that can feed this executor back (see Placement#cycleFlags): a full queue there never blocks. */
+    /** Consumers that can feed this executor back (see Switchboard#onCycle): a full queue there never blocks. */
     private boolean[] cycleDest = new boolean[0];
     private ArrayDeque<Batch>[] overflow;
     private int overflowing;
@@ -55,14 +55,10 @@ final class Outbox {
         thread = t;
     }
 
-    /** Sizes the outbox for {@code executorCount} consumers, of which {@code cycleDest} can feed this one back. */
-    @SuppressWarnings("unchecked")
-    void connect(int executorCount, boolean[] cycles) {
-        this.batches = new Batch[executorCount];
-        this.dirty = new int[executorCount];
-        this.listed = new boolean[executorCount];
-        this.cycleDest = cycles;
-        this.overflow = new ArrayDeque[cycles.length];
+
+    /** How many consumers this outbox has room for now (it grows to those it sends to). */
+    int consumerSlots() {
+        return batches.length;
     }
 
     int batchSize() {
@@ -94,7 +90,7 @@ final class Outbox {
             return;
         }
         if (i >= batches.length) {
-            grow(i + 1);
+            grow(i);
         }
         Batch batch = batches[i];
         if (batch == null) {
@@ -131,19 +127,20 @@ final class Outbox {
     }
 
     /**
-     * Makes room for executors added after this one was built (tasks given threads of their own). A task moved out of
-     * a slice can feed this executor back, so whether a new consumer is on a cycle with it is asked.
+     * Makes room for consumer {@code i}: the arrays start empty and grow, doubling, to the consumers this executor sends
+     * to, so that n executors never hold n times n slots between them unless each sends to every other. Whether a new
+     * consumer can feed this executor back is asked of the switchboard (a task moved out of a slice can).
      */
-    private void grow(int size) {
+    private void grow(int i) {
         int old = batches.length;
+        int size = Math.max(i + 1, Math.min(Math.max(8, old * 2), board.executorCount()));
         batches = Arrays.copyOf(batches, size);
         dirty = Arrays.copyOf(dirty, size);
         listed = Arrays.copyOf(listed, size);
         cycleDest = Arrays.copyOf(cycleDest, size);
         overflow = Arrays.copyOf(overflow, size);
-        boolean[] flags = board.cycleFlags(index);
-        for (int i = old; i < size; i++) {
-            cycleDest[i] = i < flags.length && flags[i];
+        for (int j = old; j < size; j++) {
+            cycleDest[j] = board.onCycle(index, j);
         }
     }
 

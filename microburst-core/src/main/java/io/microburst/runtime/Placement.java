@@ -2,8 +2,8 @@ package io.microburst.runtime;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import io.microburst.plan.ComponentPlan;
@@ -15,8 +15,8 @@ import org.apache.storm.metric.api.IMetric;
 
 /**
  * Where every task runs now: the executors built from a {@link ThreadLayout}, the tasks by id, and the one change a
- * running topology makes to them, an executor added for a fused task that moves (defusion). Also answers which
- * executors can feed each other back ({@link #cycleFlags}), since that depends on where tasks run.
+ * running topology makes to them, an executor added for a fused task that moves (defusion). Also publishes which
+ * executors can feed each other back ({@link #cycleGroups}), since that depends on where tasks run.
  *
  * <p>Threading: any thread reads; {@link #build} runs under the lifecycle's lock before threads start, and
  * {@link #add} on the executor thread a task leaves, under this object's lock, against a concurrent
@@ -79,11 +79,10 @@ final class Placement {
         this.tasksById = byTask;
         Executor[] all = list.toArray(new Executor[0]);
         this.executors = all;
-        int[] cycleGroups = cycleGroups();
         for (int i = 0; i < all.length; i++) {
-            all[i].setTasks(runners.get(i), all.length, CycleGroups.flags(i, cycleGroups), loader);
+            all[i].setTasks(runners.get(i), loader);
         }
-        board.publish(inboxes(all), this::cycleFlags);
+        board.publish(inboxes(all), cycleGroups());
         return all;
     }
 
@@ -118,8 +117,8 @@ final class Placement {
                 t.moveTo(e.inbox(), e.outbox());
             }
             executors = grown;
-            board.publish(inboxes(grown), this::cycleFlags);
-            e.setTasks(moving, grown.length, CycleGroups.flags(e.index, cycleGroups()), loader);
+            board.publish(inboxes(grown), cycleGroups());
+            e.setTasks(moving, loader);
             e.createThread();
             return e;
         }
@@ -160,43 +159,36 @@ final class Placement {
     }
 
     /**
-     * For each executor, whether it can send, through any chain of executors, back to executor {@code from}: then a
-     * full queue from {@code from} to it must not block, or each could wait for the other. Tasks of components on a
-     * cycle make such executors; so do slices, which send to each other both ways, and a task moved out of a slice.
-     * Any thread; reads where every task runs now (a move only splits an executor, so a stale answer is one that still
-     * says true).
+     * The strongly connected groups of the executor graph as tasks run now (see {@link CycleGroups}): executors of one
+     * group can send, through some chain of executors, to each other, so a full queue between them must not block, or
+     * each could wait for the other. Tasks of components on a cycle make such executors; so do slices, which send to
+     * each other both ways, and a task moved out of a slice. Each subscription is one vertex between its producer
+     * and consumer executors, so the graph has as many edges as tasks have subscriptions plus consumer tasks, not
+     * producers times consumers.
      */
-    boolean[] cycleFlags(int from) {
-        synchronized (lock) {
-            return CycleGroups.flags(from, cycleGroups());
-        }
-    }
-
-    /** The strongly connected groups of the executor graph as tasks run now (see {@link CycleGroups}). */
     private int[] cycleGroups() {
         int n = executors.length;
-        BitSet[] out = new BitSet[n];
-        BitSet[] in = new BitSet[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = new BitSet(n);
-            in[i] = new BitSet(n);
-        }
         TaskRunner[] byTask = tasksById;
+        Map<Subscription, Integer> hubs = new IdentityHashMap<>();
+        List<int[]> edges = new ArrayList<>();
         for (TaskRunner t : byTask) {
             if (t == null) {
                 continue;
             }
-            int a = t.inbox.index;
             for (StreamPlan s : t.component.streams().values()) {
                 for (Subscription sub : s.subscriptions()) {
-                    for (int consumer : sub.consumer().taskIds()) {
-                        int b = byTask[consumer].inbox.index;
-                        out[a].set(b);
-                        in[b].set(a);
+                    Integer hub = hubs.get(sub);
+                    if (hub == null) {
+                        hub = n + hubs.size();
+                        hubs.put(sub, hub);
+                        for (int consumer : sub.consumer().taskIds()) {
+                            edges.add(new int[] {hub, byTask[consumer].inbox.index});
+                        }
                     }
+                    edges.add(new int[] {t.inbox.index, hub});
                 }
             }
         }
-        return CycleGroups.of(out, in);
+        return Arrays.copyOf(CycleGroups.of(n + hubs.size(), edges), n);
     }
 }

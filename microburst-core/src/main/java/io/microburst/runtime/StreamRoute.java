@@ -20,9 +20,19 @@ final class StreamRoute {
     final int fieldCount;
     final boolean direct;
     final Grouper[] groupers;
-    /** The links of each grouper's subscription, by consumer task id (null where the task does not consume it). */
-    final Link[][] links;
-    /** For a direct stream: the link to each consumer task, by task id; null where the task does not consume it. */
+    /**
+     * The links of each grouper's subscription, by consumer task id less {@link #firstTask}; each array and link is
+     * made on first use, so that a topology with P producer and C consumer tasks starts with none of the P times C
+     * links an all-to-all grouping may come to use.
+     */
+    private final Link[][] links;
+    private final int[] firstTask;
+    private final List<Subscription> subscriptions;
+    private final TaskRunner producer;
+    /**
+     * For a direct stream: the link to each consumer task, by task id; null where the task does not consume it (and
+     * an empty array when the stream is not direct).
+     */
     final Link[] directLinks;
     /**
      * The link of every grouped emit, when the stream has one subscription whose grouper always chooses the same task
@@ -43,32 +53,65 @@ final class StreamRoute {
         this.fieldCount = stream.fields().size();
         this.direct = stream.isDirect();
         this.groupers = groupers;
-        int maxTaskId = producer.host.plan().taskCount();
+        this.subscriptions = subscriptions;
+        this.producer = producer;
         this.links = new Link[groupers.length][];
-        for (int g = 0; g < groupers.length; g++) {
-            links[g] = linksTo(subscriptions.get(g), producer, maxTaskId);
-        }
+        this.firstTask = new int[groupers.length];
         int onlyTask = !direct && groupers.length == 1 ? groupers[0].onlyTask() : -1;
-        this.only = onlyTask >= 0 ? links[0][onlyTask] : null;
-        this.directLinks = new Link[maxTaskId + 1];
-        this.maxBytes = maxBytes(producer.component.conf().get(ConfigKeys.TUPLE_MAX_BYTES));
+        this.only = onlyTask >= 0 ? link(0, onlyTask) : null;
         if (direct) {
+            this.directLinks = new Link[producer.host.plan().taskCount() + 1];
             for (Subscription s : stream.subscriptions()) {
-                Link[] l = linksTo(s, producer, maxTaskId);
                 for (int t : s.consumer().taskIds()) {
-                    directLinks[t] = l[t];
+                    directLinks[t] = newLink(s, t);
                 }
             }
+        } else {
+            this.directLinks = new Link[0];
         }
+        this.maxBytes = maxBytes(producer.component.conf().get(ConfigKeys.TUPLE_MAX_BYTES));
     }
 
-    private Link[] linksTo(Subscription s, TaskRunner producer, int maxTaskId) {
-        Link[] l = new Link[maxTaskId + 1];
-        for (int t : s.consumer().taskIds()) {
-            l[t] = new Link(producer.host.tupleContext(), producer.componentId(), producer.taskId, streamId,
-                producer.host.bolt(t), s.inputIndex());
+    /** The link to consumer task {@code task} of grouper {@code g}'s subscription. The producer's thread. */
+    Link link(int g, int task) {
+        Link[] l = links[g];
+        if (l != null) {
+            int i = task - firstTask[g];
+            if (i >= 0 && i < l.length && l[i] != null) {
+                return l[i];
+            }
         }
-        return l;
+        return firstLink(g, task);
+    }
+
+    private Link firstLink(int g, int task) {
+        Subscription s = subscriptions.get(g);
+        Link[] l = links[g];
+        if (l == null) {
+            int first = Integer.MAX_VALUE;
+            int last = Integer.MIN_VALUE;
+            for (int t : s.consumer().taskIds()) {
+                first = Math.min(first, t);
+                last = Math.max(last, t);
+            }
+            firstTask[g] = first;
+            l = new Link[last - first + 1];
+            links[g] = l;
+        }
+        int i = task - firstTask[g];
+        if (i < 0 || i >= l.length) { // a component's task ids are one range
+            throw new IllegalArgumentException("Component '" + producer.componentId() + "' (task " + producer.taskId
+                + ") routed a tuple on stream '" + streamId + "' to task " + task + ", which is not a task of '"
+                + s.consumer().id() + "'");
+        }
+        Link k = newLink(s, task);
+        l[i] = k;
+        return k;
+    }
+
+    private Link newLink(Subscription s, int task) {
+        return new Link(producer.host.tupleContext(), producer.componentId(), producer.taskId, streamId,
+            producer.host.bolt(task), s.inputIndex());
     }
 
     void checkValues(List<Object> values, TaskRunner producer) {

@@ -2,7 +2,6 @@ package io.microburst.runtime;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntFunction;
 
 /**
  * What the data path of one topology shares between its executors: every executor's {@link Inbox} by index, whether
@@ -19,8 +18,11 @@ final class Switchboard {
     private final AtomicLong dropped = new AtomicLong();
     /** Executors holding tuples for a full consumer on a cycle; spouts pause while any does. */
     private final AtomicInteger overflowing = new AtomicInteger();
-    /** For an executor index, which executors can feed it back (see Placement#cycleFlags). */
-    private volatile IntFunction<boolean[]> cycleFlags = i -> new boolean[0];
+    /**
+     * For each executor index, its strongly connected group (see {@link CycleGroups}): executors of one group can feed
+     * each other back. One int per executor, shared by every outbox.
+     */
+    private volatile int[] cycleGroups = new int[0];
 
     Inbox inbox(int index) {
         return inboxes[index];
@@ -30,13 +32,24 @@ final class Switchboard {
         return inboxes;
     }
 
-    void publish(Inbox[] all, IntFunction<boolean[]> cycles) {
-        this.cycleFlags = cycles;
+    void publish(Inbox[] all, int[] groups) {
+        this.cycleGroups = groups;
         this.inboxes = all;
     }
 
-    boolean[] cycleFlags(int from) {
-        return cycleFlags.apply(from);
+    /** How many executors there are now. */
+    int executorCount() {
+        return inboxes.length;
+    }
+
+    /**
+     * Whether executor {@code to} can feed executor {@code from} back, as where tasks run now says: then a full queue
+     * from {@code from} to it must not block. A move only splits an executor, so a stale answer is one that still says
+     * true.
+     */
+    boolean onCycle(int from, int to) {
+        int[] g = cycleGroups;
+        return from != to && from < g.length && to < g.length && g[from] == g[to];
     }
 
     boolean isActive() {

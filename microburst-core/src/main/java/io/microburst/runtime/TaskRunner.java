@@ -207,10 +207,10 @@ abstract class TaskRunner {
             // The common case, kept small so that it inlines into emit: one grouped subscription.
             List<Integer> chosen = groupers[0].chooseTasks(values);
             if (chosen.size() == 1) {
-                return r.links[0][chosen.get(0)];
+                return r.link(0, chosen.get(0));
             }
             targetCount = 0;
-            addTargets(chosen, r.links[0]);
+            addTargets(chosen, r, 0);
             chosenTasks = chosen;
             return null;
         }
@@ -245,15 +245,15 @@ abstract class TaskRunner {
         List<Integer> all = new ArrayList<>();
         for (int g = 0; g < groupers.length; g++) {
             List<Integer> chosen = groupers[g].chooseTasks(values);
-            addTargets(chosen, r.links[g]);
+            addTargets(chosen, r, g);
             all.addAll(chosen);
         }
         return all;
     }
 
-    private void addTargets(List<Integer> chosen, Link[] links) {
+    private void addTargets(List<Integer> chosen, StreamRoute r, int g) {
         for (int i = 0, n = chosen.size(); i < n; i++) {
-            addTarget(links[chosen.get(i)]);
+            addTarget(r.link(g, chosen.get(i)));
         }
     }
 
