@@ -17,7 +17,9 @@ import org.apache.storm.Config;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.topology.TopologyBuilder;
-import org.junit.jupiter.api.Test;
+import java.util.stream.IntStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The chaos soak: acked topologies of several shapes (a chain, a fan-out, a fields grouping, a cycle, a ShellBolt,
@@ -27,18 +29,24 @@ import org.junit.jupiter.api.Test;
  * working directories and subprocesses are back to where they were.
  *
  * <p>Short by default (about 15 s of faults); {@code -Dmicroburst.chaos.seconds=600} for a long run,
- * {@code -Dmicroburst.chaos.seed=...} to replay a seed.
+ * {@code -Dmicroburst.chaos.seed=...} to replay a seed, {@code -Dmicroburst.chaos.runs=20} for runs in a row.
  */
 class ChaosSoakTest {
     private static final int IDS_PER_SECOND = 2_000;
     private static final String DAG = "chaos-dag";
     private static final String SHELL = "chaos-shell";
 
-    @Test
-    void everyIdIsAckedAndNothingIsLeftBehind() throws Exception {
+    /** As many runs as {@code -Dmicroburst.chaos.runs} asks (default 1), each with a seed of its own. */
+    static IntStream runs() {
+        return IntStream.rangeClosed(1, Integer.getInteger("microburst.chaos.runs", 1));
+    }
+
+    @ParameterizedTest(name = "run {0}")
+    @MethodSource("runs")
+    void everyIdIsAckedAndNothingIsLeftBehind(int runNumber) throws Exception {
         int seconds = Integer.getInteger("microburst.chaos.seconds", 15);
         long seed = Long.getLong("microburst.chaos.seed", System.nanoTime());
-        System.out.println("CHAOS seed " + seed + " (replay: -Dmicroburst.chaos.seed=" + seed + "), " + seconds + " s");
+        System.out.println("CHAOS run " + runNumber + " seed " + seed + " (replay: -Dmicroburst.chaos.seed=" + seed + "), " + seconds + " s");
         Chaos.reset(seed);
         Random random = new Random(seed);
         boolean python = MultiLang.pythonAvailable();
