@@ -9,7 +9,7 @@ import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.hooks.BaseWorkerHook;
-import org.apache.storm.task.WorkerTopologyContext;
+import org.apache.storm.task.WorkerUserContext;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class StartErrorTest {
     public static class FailingHook extends BaseWorkerHook {
         @Override
-        public void start(Map<String, Object> topoConf, WorkerTopologyContext context) {
+        public void start(Map<String, Object> topoConf, WorkerUserContext context) {
             throw new OutOfMemoryError("simulated: unable to create a thread (expected by the test)");
         }
     }
