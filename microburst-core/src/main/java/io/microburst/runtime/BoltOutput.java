@@ -24,6 +24,11 @@ final class BoltOutput extends OutputCollector {
         this.task = task;
     }
 
+    /** The task this collector emits into. */
+    BoltTask task() {
+        return task;
+    }
+
     private Collection<Tuple> anchors(Tuple anchor) {
         return task.acking ? Collections.singletonList(anchor) : null;
     }
@@ -90,17 +95,17 @@ final class BoltOutput extends OutputCollector {
 
     @Override
     public void ack(Tuple input) {
-        task.ack(input);
+        task.acks.ack(input);
     }
 
     @Override
     public void fail(Tuple input) {
-        task.fail(input);
+        task.acks.fail(input);
     }
 
     @Override
     public void resetTimeout(Tuple input) {
-        task.resetTimeout(input);
+        task.acks.resetTimeout(input);
     }
 
     @Override

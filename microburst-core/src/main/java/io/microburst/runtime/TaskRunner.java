@@ -204,14 +204,27 @@ abstract class TaskRunner {
         }
         Grouper[] groupers = r.groupers;
         if (directTask < 0 && !r.direct && groupers.length == 1) {
-            // The common case, kept small so that it inlines into emit: one grouped subscription.
-            List<Integer> chosen = groupers[0].chooseTasks(values);
+            // The common case, kept small so that it inlines into emit: one grouped subscription, whose grouper
+            // (shuffle, fields) names one task as a number, so no task list is read.
+            Grouper g = groupers[0];
+            int task = g.chooseTask(values);
+            if (task >= 0) {
+                return r.links[0][task];
+            }
+            List<Integer> chosen = g.chooseTasks(values);
             if (chosen.size() == 1) {
                 return r.links[0][chosen.get(0)];
             }
             targetCount = 0;
             addTargets(chosen, r.links[0]);
             chosenTasks = chosen;
+            return null;
+        }
+        if (groupers.length == 0 && directTask < 0 && !r.direct) {
+            // Nobody subscribes: nothing is routed or sent, and the values go to no call that is not inlined, so a
+            // `new Values(...)` made for this emit can be scalar-replaced.
+            targetCount = 0;
+            chosenTasks = List.of();
             return null;
         }
         chosenTasks = chooseTargetsSlow(r, values, directTask);
@@ -236,7 +249,7 @@ abstract class TaskRunner {
                     + "', but that task does not consume the stream");
             }
             addTarget(link);
-            return List.of(directTask);
+            return link.targetTasks; // made once per link: a direct emit's result allocates nothing
         }
         Grouper[] groupers = r.groupers;
         if (groupers.length == 0) {
