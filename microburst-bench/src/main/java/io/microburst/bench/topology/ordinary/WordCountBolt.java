@@ -35,11 +35,6 @@ public final class WordCountBolt extends BaseBasicBolt {
         collector.emit(new Values(word, count));
     }
 
-    /** This task's count of {@code word} (tests). */
-    int count(String word) {
-        return counts.getOrDefault(word, 0);
-    }
-
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
         declarer.declare(new Fields("word", "count"));
