@@ -1,5 +1,6 @@
 package io.microburst.runtime;
 
+import io.microburst.metrics.TaskStats;
 import io.microburst.reliability.TrackedMessageId;
 import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.BoltAckInfo;
@@ -17,11 +18,13 @@ import org.apache.storm.tuple.Tuple;
  */
 final class BoltAcks {
     private final BoltTask task;
+    private final TaskStats stats;
     /** Tracked tuples given to execute and not yet acked or failed: they fail if this instance dies. */
     final HeldTuples held = new HeldTuples();
 
     BoltAcks(BoltTask task) {
         this.task = task;
+        this.stats = task.stats;
     }
 
     void ack(Tuple input) {
@@ -36,7 +39,7 @@ final class BoltAcks {
             }
             int index = rt.inputIndex();
             if (index >= 0 && rt.target() == task) {
-                task.stats.boltAcked(index, processNanos);
+                stats.boltAcked(index, processNanos);
             }
         }
         if (!task.hooks.isEmpty()) {
@@ -57,7 +60,7 @@ final class BoltAcks {
             }
             int index = rt.inputIndex();
             if (index >= 0 && rt.target() == task) {
-                task.stats.boltFailed(index);
+                stats.boltFailed(index);
             }
         }
         if (!task.hooks.isEmpty()) {

@@ -205,27 +205,11 @@ abstract class TaskRunner {
         Grouper[] groupers = r.groupers;
         if (directTask < 0 && !r.direct && groupers.length == 1) {
             // The common case, kept small so that it inlines into emit: one grouped subscription, whose grouper
-            // (shuffle, fields) names one task as a number, so no task list is read.
-            Grouper g = groupers[0];
-            int task = g.chooseTask(values);
+            // (shuffle, fields) names one task as a number, so no task list is read. Anything else is out of line.
+            int task = groupers[0].chooseTask(values);
             if (task >= 0) {
                 return r.links[0][task];
             }
-            List<Integer> chosen = g.chooseTasks(values);
-            if (chosen.size() == 1) {
-                return r.links[0][chosen.get(0)];
-            }
-            targetCount = 0;
-            addTargets(chosen, r.links[0]);
-            chosenTasks = chosen;
-            return null;
-        }
-        if (groupers.length == 0 && directTask < 0 && !r.direct) {
-            // Nobody subscribes: nothing is routed or sent, and the values go to no call that is not inlined, so a
-            // `new Values(...)` made for this emit can be scalar-replaced.
-            targetCount = 0;
-            chosenTasks = List.of();
-            return null;
         }
         chosenTasks = chooseTargetsSlow(r, values, directTask);
         return null;
@@ -253,7 +237,13 @@ abstract class TaskRunner {
         }
         Grouper[] groupers = r.groupers;
         if (groupers.length == 0) {
-            return List.of();
+            return List.of(); // nobody subscribes: nothing is built or sent
+        }
+        if (groupers.length == 1) {
+            // a grouper of the user's own: its list is the result, made by it
+            List<Integer> chosen = groupers[0].chooseTasks(values);
+            addTargets(chosen, r.links[0]);
+            return chosen;
         }
         List<Integer> all = new ArrayList<>();
         for (int g = 0; g < groupers.length; g++) {
