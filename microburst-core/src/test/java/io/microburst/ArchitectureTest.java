@@ -34,7 +34,7 @@ class ArchitectureTest {
         // recursion through them, so they form one layer)
         Set.of("TaskHost", "TaskRunner", "BoltTask", "SpoutTask", "BoltOutput", "SpoutOutput", "StreamRoute", "Link",
             "LinkFields", "LinkPadBefore", "RoutedTuple", "Batch", "Inbox", "Outbox", "Switchboard", "HeldTuples",
-            "AnchoredIds"),
+            "AnchoredIds", "BoltAcks", "BasicBoltRunner"),
         // executor threads
         Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer"),
         // the topology: planning threads, lifecycle, supervision, timers, metrics, statistics

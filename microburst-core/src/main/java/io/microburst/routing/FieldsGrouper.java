@@ -12,10 +12,18 @@ import java.util.List;
 public final class FieldsGrouper implements Grouper {
     private final List<Integer>[] singles;
     private final int[] fieldIndexes;
+    private final int[] tasks;
 
     public FieldsGrouper(List<Integer> targets, int[] fieldIndexes) {
         this.singles = TaskLists.singletons(targets);
         this.fieldIndexes = fieldIndexes.clone();
+        this.tasks = targets.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    @Override
+    public int chooseTask(List<Object> values) {
+        int[] t = tasks;
+        return t.length == 1 ? t[0] : t[Math.floorMod(hash(values, fieldIndexes), t.length)];
     }
 
     @Override

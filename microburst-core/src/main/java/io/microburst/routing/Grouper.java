@@ -19,4 +19,13 @@ public interface Grouper {
     default int onlyTask() {
         return -1;
     }
+
+    /**
+     * For a grouper that always chooses exactly one task: the task for this tuple, as a number, so the producer reads no
+     * list (one load instead of the list, its element and the Integer's value). The grouper's state advances as for
+     * {@link #chooseTasks}; the producer then does not call that. -1 means "call chooseTasks", the default.
+     */
+    default int chooseTask(List<Object> values) {
+        return -1;
+    }
 }

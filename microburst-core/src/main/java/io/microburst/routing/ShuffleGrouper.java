@@ -12,10 +12,12 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ShuffleGrouper implements Grouper {
     private final List<Integer>[] singles;
+    private final int[] tasks;
     private int next;
 
     public ShuffleGrouper(List<Integer> targets) {
         this.singles = TaskLists.singletons(targets);
+        this.tasks = targets.stream().mapToInt(Integer::intValue).toArray();
         this.next = ThreadLocalRandom.current().nextInt(targets.size());
     }
 
@@ -24,6 +26,13 @@ public final class ShuffleGrouper implements Grouper {
         int i = next;
         next = i + 1 == singles.length ? 0 : i + 1;
         return singles[i];
+    }
+
+    @Override
+    public int chooseTask(List<Object> values) {
+        int i = next;
+        next = i + 1 == tasks.length ? 0 : i + 1;
+        return tasks[i];
     }
 
     @Override

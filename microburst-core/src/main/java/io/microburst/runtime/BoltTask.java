@@ -7,9 +7,7 @@ import io.microburst.plan.ComponentPlan;
 import io.microburst.serialization.SerializationCheck;
 import org.apache.storm.Constants;
 import org.apache.storm.hooks.ITaskHook;
-import org.apache.storm.hooks.info.BoltAckInfo;
 import org.apache.storm.hooks.info.BoltExecuteInfo;
-import org.apache.storm.hooks.info.BoltFailInfo;
 import org.apache.storm.task.IBolt;
 import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
@@ -27,8 +25,8 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
 
     private IBolt bolt;
     private int sampleCounter;
-    /** Tracked tuples given to execute and not yet acked or failed: they fail if this instance dies. */
-    private final HeldTuples held = new HeldTuples();
+    /** Acks and fails of the tuples given to the bolt, and the tracked tuples it holds. */
+    final BoltAcks acks = new BoltAcks(this);
     private final AnchoredIds anchoredIds = new AnchoredIds();
     /** Where tick tuples come from: the system component, on its tick stream. */
     private Link tickLink;
@@ -97,7 +95,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     @Override
     void start() {
         try {
-            IBolt fresh = (IBolt) newInstance();
+            IBolt fresh = BasicBoltRunner.of(newInstance());
             OutputCollector collector;
             if (DebugLog.enabled(component.conf())) {
                 fresh = DebugLog.bolt(fresh, taskId);
@@ -155,7 +153,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     void executeEven(Link link, List<Object> values, MessageId id) {
         RoutedTuple tuple = link.tuple(values, id);
         if (!up) {
-            failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
+            BoltAcks.failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
             return;
         }
         boolean sampled = ++sampleCounter >= samplePeriod;
@@ -168,7 +166,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
         if (id instanceof TrackedMessageId && !tuple.settled && acking) {
-            held.add(tuple); // most bolts ack within execute, and their tuples are never held
+            acks.held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
             checkSpeed(start, nanos);
@@ -186,7 +184,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     void executeOdd(Link link, List<Object> values, MessageId id) {
         RoutedTuple tuple = link.tuple(values, id);
         if (!up) {
-            failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
+            BoltAcks.failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
             return;
         }
         boolean sampled = ++sampleCounter >= samplePeriod;
@@ -199,7 +197,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
         if (id instanceof TrackedMessageId && !tuple.settled && acking) {
-            held.add(tuple); // most bolts ack within execute, and their tuples are never held
+            acks.held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
             checkSpeed(start, nanos);
@@ -227,7 +225,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         if (id instanceof TrackedMessageId tracked) {
             tracked.fail();
         }
-        held.failAll();
+        acks.held.failAll();
         failed(error, "execute");
     }
 
@@ -239,7 +237,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
                 hook.boltExecute(info);
             }
         } catch (Throwable t) {
-            held.failAll();
+            acks.held.failAll();
             failed(t, "task hook boltExecute");
         }
     }
@@ -271,12 +269,6 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
                 Constants.SYSTEM_TICK_STREAM_ID, this, -1);
         }
         execute(tickLink, new Values(frequencySecs), UNANCHORED);
-    }
-
-    private static void failTree(Tuple tuple) {
-        if (tuple.getMessageId() instanceof TrackedMessageId id) {
-            id.fail();
-        }
     }
 
     /**
@@ -322,88 +314,30 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         }
     }
 
-    /**
-     * A tracked tuple was acked or failed: one still in execute is marked settled, so it is never listed; a listed one
-     * is taken off the list. From a thread of the user's own, the executor does it later, on its own thread.
-     */
-    private void release(RoutedTuple t) {
-        if (t.target() != this || !(t.getMessageId() instanceof TrackedMessageId)) {
-            return;
-        }
-        if (!inbox.isOwnThread()) {
-            inbox.post((Runnable) () -> release(t));
-            return;
-        }
-        if (t.settled) {
-            ((TrackedMessageId) t.getMessageId()).markMisused(); // acked or failed twice: a bug Storm exposes
-        }
-        t.settled = true;
-        if (t.held) {
-            held.remove(t);
-        }
-    }
-
-    /** Executor thread, every half message timeout: drops held tuples whose trees are all done (see HeldTuples). */
-    void pruneHeld() {
-        held.prune();
-    }
-
-    /** Tuples held now (tests; executor thread, or once the executor has stopped). */
-    int heldCount() {
-        return held.count();
-    }
-
+    /** The collector's ack, fail and resetTimeout (the bolt's own collector calls {@link #acks} directly). */
     @Override
     public void ack(Tuple input) {
-        long processNanos = -1;
-        if (input instanceof RoutedTuple rt) {
-            release(rt);
-            if (rt.getMessageId() instanceof TrackedMessageId id) {
-                id.ack(rt.getAckVal());
-            }
-            if (rt.sampleStartNanos != 0) {
-                processNanos = System.nanoTime() - rt.sampleStartNanos;
-            }
-            int index = rt.inputIndex();
-            if (index >= 0 && rt.target() == this) {
-                stats.boltAcked(index, processNanos);
-            }
-        }
-        if (!hooks.isEmpty()) {
-            BoltAckInfo info = new BoltAckInfo(input, taskId, processNanos < 0 ? null : processNanos / 1_000_000);
-            for (ITaskHook hook : hooks) {
-                hook.boltAck(info);
-            }
-        }
+        acks.ack(input);
     }
 
     @Override
     public void fail(Tuple input) {
-        failTree(input);
-        long nanos = -1;
-        if (input instanceof RoutedTuple rt) {
-            release(rt);
-            if (rt.sampleStartNanos != 0) {
-                nanos = System.nanoTime() - rt.sampleStartNanos;
-            }
-            int index = rt.inputIndex();
-            if (index >= 0 && rt.target() == this) {
-                stats.boltFailed(index);
-            }
-        }
-        if (!hooks.isEmpty()) {
-            BoltFailInfo info = new BoltFailInfo(input, taskId, nanos < 0 ? null : nanos / 1_000_000);
-            for (ITaskHook hook : hooks) {
-                hook.boltFail(info);
-            }
-        }
+        acks.fail(input);
     }
 
     @Override
     public void resetTimeout(Tuple input) {
-        if (input.getMessageId() instanceof TrackedMessageId id) {
-            id.touch(System.nanoTime());
-        }
+        acks.resetTimeout(input);
+    }
+
+    /** Executor thread, every half message timeout: drops held tuples whose trees are all done (see HeldTuples). */
+    void pruneHeld() {
+        acks.held.prune();
+    }
+
+    /** Tuples held now (tests; executor thread, or once the executor has stopped). */
+    int heldCount() {
+        return acks.held.count();
     }
 
     /**
@@ -419,7 +353,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         if (current instanceof ShellBolt && !String.valueOf(error.getMessage()).startsWith("Shell Process Exception")) {
             inbox.postForTask(this, () -> {
                 if (up && bolt == current) {
-                    held.failAll();
+                    acks.held.failAll();
                     failed(error, "its subprocess (ShellBolt died)");
                     cleanupQuietly();
                 }
@@ -429,7 +363,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
 
     /** Restarts after a failure: a fresh instance, prepared like the first. */
     void restart() {
-        held.failAll();
+        acks.held.failAll();
         cleanupQuietly();
         start();
     }

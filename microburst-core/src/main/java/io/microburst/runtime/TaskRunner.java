@@ -204,15 +204,12 @@ abstract class TaskRunner {
         }
         Grouper[] groupers = r.groupers;
         if (directTask < 0 && !r.direct && groupers.length == 1) {
-            // The common case, kept small so that it inlines into emit: one grouped subscription.
-            List<Integer> chosen = groupers[0].chooseTasks(values);
-            if (chosen.size() == 1) {
-                return r.link(0, chosen.get(0));
+            // The common case, kept small so that it inlines into emit: one grouped subscription, whose grouper
+            // (shuffle, fields) names one task as a number, so no task list is read. Anything else is out of line.
+            int task = groupers[0].chooseTask(values);
+            if (task >= 0) {
+                return r.link(0, task);
             }
-            targetCount = 0;
-            addTargets(chosen, r, 0);
-            chosenTasks = chosen;
-            return null;
         }
         chosenTasks = chooseTargetsSlow(r, values, directTask);
         return null;
@@ -236,11 +233,17 @@ abstract class TaskRunner {
                     + "', but that task does not consume the stream");
             }
             addTarget(link);
-            return List.of(directTask);
+            return link.targetTasks; // made once per link: a direct emit's result allocates nothing
         }
         Grouper[] groupers = r.groupers;
         if (groupers.length == 0) {
-            return List.of();
+            return List.of(); // nobody subscribes: nothing is built or sent
+        }
+        if (groupers.length == 1) {
+            // a grouper of the user's own: its list is the result, made by it
+            List<Integer> chosen = groupers[0].chooseTasks(values);
+            addTargets(chosen, r, 0);
+            return chosen;
         }
         List<Integer> all = new ArrayList<>();
         for (int g = 0; g < groupers.length; g++) {

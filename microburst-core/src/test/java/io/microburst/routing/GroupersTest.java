@@ -28,6 +28,26 @@ class GroupersTest {
     }
 
     @Test
+    void aSingleChoiceAsANumberIsTheTaskTheListWouldName() {
+        FieldsGrouper fields = new FieldsGrouper(TARGETS, new int[] {1});
+        for (int i = 0; i < 200; i++) {
+            List<Object> values = List.of(i, "k" + i);
+            assertEquals(fields.chooseTasks(values).get(0), fields.chooseTask(values), "key k" + i);
+        }
+        assertEquals(9, new FieldsGrouper(List.of(9), new int[] {0}).chooseTask(List.of("any")));
+        // shuffle: the number and the list advance one round robin, so mixing them still spreads evenly
+        ShuffleGrouper shuffle = new ShuffleGrouper(TARGETS);
+        Map<Integer, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 400; i++) {
+            int task = i % 2 == 0 ? shuffle.chooseTask(List.of("x")) : shuffle.chooseTasks(List.of("x")).get(0);
+            counts.merge(task, 1, Integer::sum);
+        }
+        assertEquals(Map.of(4, 100, 5, 100, 6, 100, 7, 100), counts);
+        Grouper own = values -> List.of(1, 2);
+        assertEquals(-1, own.chooseTask(List.of("x")), "a grouper of the user's own is always asked for its list");
+    }
+
+    @Test
     void fieldsSendsEqualKeysToOneTaskAndUsesEveryTask() {
         FieldsGrouper g = new FieldsGrouper(TARGETS, new int[] {1});
         Map<String, Integer> taskOfKey = new HashMap<>();

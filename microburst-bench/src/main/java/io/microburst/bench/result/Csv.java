@@ -39,7 +39,8 @@ public final class Csv {
     /** Header of the per-run file. */
     public static final List<String> RUN_HEADER = List.of("workload", "family", "parallelism", "runtime", "round", "status",
         "unit", "throughput", "delivered", "window_s", "latency_kind", "p50_us", "p99_us", "p999_us", "max_us", "cpu_cores",
-        "threads", "rss_bytes", "startup_ms", "error");
+        "threads", "rss_bytes", "startup_ms", "error",
+        "per_core", "vs_p1");
 
     /** One run as a CSV line matching {@link #RUN_HEADER}. */
     public static String runLine(RunResult r) {
@@ -54,7 +55,8 @@ public final class Csv {
     /** Header of the summary file. */
     public static final List<String> SUMMARY_HEADER = List.of("workload", "family", "parallelism", "runtime", "unit",
         "rounds_ok", "rounds_run", "throughput_median", "throughput_spread", "vs_storm", "vs_storm_tuned", "of_ceiling_loop",
-        "of_ceiling_spsc", "p50_us", "p99_us", "p999_us", "max_us", "cpu_cores", "threads", "rss_bytes", "startup_ms", "error");
+        "of_ceiling_spsc", "p50_us", "p99_us", "p999_us", "max_us", "cpu_cores", "threads", "rss_bytes", "startup_ms", "error",
+        "per_core", "vs_p1");
 
     /** One summary row as a CSV line matching {@link #SUMMARY_HEADER}. */
     public static String summaryLine(SummaryRow s) {
@@ -62,6 +64,6 @@ public final class Csv {
         return line(java.util.Arrays.asList(s.workload(), s.family(), s.parallelism(), s.runtime(), s.unit(), s.roundsOk(),
             s.roundsRun(), s.throughput(), s.spread(), s.vsStorm(), s.vsStormTuned(), s.ofLoop(), s.ofSpsc(),
             l == null ? null : l.p50(), l == null ? null : l.p99(), l == null ? null : l.p999(), l == null ? null : l.max(),
-            s.cpuCores(), s.threads(), s.rssBytes(), s.startupMillis(), s.error()));
+            s.cpuCores(), s.threads(), s.rssBytes(), s.startupMillis(), s.error(), s.perCore(), s.vsP1()));
     }
 }

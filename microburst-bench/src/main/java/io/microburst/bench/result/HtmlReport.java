@@ -16,8 +16,9 @@ import java.util.function.ToDoubleFunction;
  * inline SVG: no script, no stylesheet or font from the network, so the file reads offline. Stateless.
  */
 public final class HtmlReport {
-    private static final int CHART_WIDTH = 720;
-    private static final int CHART_HEIGHT = 340;
+    /** Drawing units of a chart; the page scales it to its own width. */
+    private static final int CHART_WIDTH = 1200;
+    private static final int CHART_HEIGHT = 380;
 
     private HtmlReport() {
     }
@@ -27,16 +28,18 @@ public final class HtmlReport {
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Microburst bench ")
             .append(Html.escape(meta.started())).append("</title>\n<style>\n")
-            .append("body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}")
+            .append("body{font-family:sans-serif;margin:24px;color:#222}")
             .append("table{border-collapse:collapse;font-size:12px;margin:8px 0 24px}")
             .append("th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}")
             .append("th{background:#f4f4f4}td.l,th.l{text-align:left}tr.sep td{border-top:2px solid #888}")
-            .append(".fail{color:#b00}.note{color:#555;font-size:13px}figure{display:inline-block;margin:8px}\n")
+            .append(".fail{color:#b00}.note{color:#555;font-size:13px}figure{display:block;margin:8px 0 20px;width:100%}")
+            .append("td.absurd{background:#fde8c8;color:#b00;font-weight:bold}\n")
             .append("</style></head><body>\n");
         html.append("<h1>Microburst bench</h1>\n");
         meta(html, meta);
         html.append("<h2>Summary: median of rounds</h2>\n");
         summaryTable(html, rows);
+        ratioChart(html, rows);
         scalingCharts(html, meta, rows);
         latencyCharts(html, rows);
         failures(html, runs);
@@ -75,6 +78,12 @@ public final class HtmlReport {
             html.append(sep ? "<tr class=\"sep\">" : "<tr>");
             for (int i = 0; i < cells.length; i++) {
                 boolean fail = i == 2 && "FAILED".equals(cells[i]);
+                if ((i == 4 && RatioChart.absurd(row.vsStorm())) || (i == 5 && RatioChart.absurd(row.vsStormTuned()))) {
+                    html.append("<td class=\"absurd\" title=\"beyond ").append(SvgChart.label(RatioChart.ABSURD))
+                        .append("x either way: check the Storm run (it may have stalled) before quoting this ratio\">")
+                        .append(Html.escape(cells[i])).append(" ?</td>");
+                    continue;
+                }
                 html.append(i < 2 || i == 3 ? "<td class=\"l\"" : "<td").append(fail ? " title=\""
                     + Html.escape(row.error()) + "\"><span class=\"fail\">" : ">").append(Html.escape(cells[i]))
                     .append(fail ? "</span>" : "").append("</td>");
@@ -82,6 +91,42 @@ public final class HtmlReport {
             html.append("</tr>\n");
         }
         html.append("</table>\n");
+    }
+
+    /**
+     * Microburst's ratios against Storm's defaults, per workload: throughput, and throughput per core used (so a
+     * workload that wins only by using more cores shows it). Variants that Storm does not run use their twin's figures.
+     */
+    private static void ratioChart(StringBuilder html, List<SummaryRow> rows) {
+        Map<String, SummaryRow> storm = new LinkedHashMap<>();
+        for (SummaryRow row : rows) {
+            if (row.runtime().equals(RuntimeId.STORM.id()) && row.roundsOk() > 0) {
+                storm.put(row.workload(), row);
+            }
+        }
+        RatioChart chart = new RatioChart("Microburst against Storm's defaults, per workload (log scale; 1x = as fast as "
+            + "Storm)");
+        for (SummaryRow row : rows) {
+            if (!row.runtime().equals(RuntimeId.MICROBURST.id()) || row.roundsOk() == 0) {
+                continue;
+            }
+            chart.add(new RatioChart.Bar(row.workload(), "throughput", row.vsStorm(), color(RuntimeId.MICROBURST)));
+            SummaryRow theirs = storm.get(row.workload());
+            if (theirs == null) {
+                theirs = storm.get(Summary.twinName(row.workload()));
+            }
+            if (theirs != null) {
+                chart.add(new RatioChart.Bar(row.workload(), "per core", Stats.ratio(row.perCore(), theirs.perCore()),
+                    "#f28e8e"));
+            }
+        }
+        if (chart.isEmpty()) {
+            return;
+        }
+        html.append("<h2>Ratios against Storm</h2>\n<p class=\"note\">Median throughput over Storm's median in the same run, "
+            + "and the same per CPU core used. Hatched bars are beyond ").append(SvgChart.label(RatioChart.ABSURD))
+            .append("x either way: check those runs before quoting them.</p>\n<figure>")
+            .append(chart.render(CHART_WIDTH)).append("</figure>\n");
     }
 
     private static void scalingCharts(StringBuilder html, BenchMeta meta, List<SummaryRow> rows) {
@@ -106,20 +151,24 @@ public final class HtmlReport {
             }
             String cores = " (" + meta.cores() + " cores)";
             figure(html, byParallelism(family.getKey() + ": throughput at the last component vs parallelism" + cores,
-                family.getValue().get(0).unit(), family.getValue(), SummaryRow::throughput));
+                family.getValue().get(0).unit() + " (log scale)", family.getValue(), SummaryRow::throughput, true));
             figure(html, byParallelism(family.getKey() + ": live threads vs parallelism" + cores, "live threads",
-                family.getValue(), SummaryRow::threads));
+                family.getValue(), SummaryRow::threads, false));
         }
     }
 
     private static SvgChart byParallelism(String title, String yLabel, List<SummaryRow> rows,
-                                          ToDoubleFunction<SummaryRow> y) {
-        SvgChart chart = new SvgChart(title, "parallelism of every component", yLabel, false, false).integerX();
+                                          ToDoubleFunction<SummaryRow> y, boolean throughput) {
+        // throughput on a log scale, so a runtime ten times slower is still a line one can read, not one on the axis
+        SvgChart chart = new SvgChart(title, "parallelism of every component", yLabel, false, throughput).integerX();
         for (RuntimeId runtime : RuntimeId.values()) {
+            if (!throughput && isCeiling(runtime)) {
+                continue; // a ceiling bounds throughput; its threads are no reference for anything
+            }
             List<double[]> points = rows.stream().filter(r -> r.runtime().equals(runtime.id()))
                 .sorted((a, b) -> Integer.compare(a.parallelism(), b.parallelism()))
                 .map(r -> new double[] {r.parallelism(), y.applyAsDouble(r)}).toList();
-            chart.add(new SvgChart.Series(runtime.label(), color(runtime), isCeiling(runtime), points));
+            chart.add(new SvgChart.Series(seriesName(runtime), color(runtime), isCeiling(runtime), points));
         }
         return chart;
     }
@@ -136,16 +185,17 @@ public final class HtmlReport {
         }
         html.append("<h2>Latency distributions</h2>\n<p class=\"note\">Cumulative distribution of end-to-end latency (spout "
             + "stamp to bolt) or complete latency (emit to ack), from the round with the median p99. Latency on a log "
-            + "scale.</p>\n");
+            + "scale; the percentile axis gives each step of the tail (90%, 99%, 99.9%...) the same room. A ceiling is the "
+            + "hand-written code's own latency: a floor no runtime can beat, not a competitor.</p>\n");
         for (Map.Entry<String, List<SummaryRow>> workload : byWorkload.entrySet()) {
             String kind = workload.getValue().get(0).latency().kind();
             SvgChart chart = new SvgChart(workload.getKey() + ": " + kind + " latency CDF", kind + " latency (microseconds)",
-                "percentile", true, false).yRange(0, 100);
+                "percentile", true, false).percentileY();
             for (SummaryRow row : workload.getValue()) {
                 RuntimeId runtime = runtimeOf(row.runtime());
                 List<double[]> points = row.latency().cdf().stream().map(p -> new double[] {p.micros(), p.percentile()})
                     .toList();
-                chart.add(new SvgChart.Series(runtime == null ? row.runtime() : runtime.label(),
+                chart.add(new SvgChart.Series(runtime == null ? row.runtime() : seriesName(runtime),
                     runtime == null ? "#000" : color(runtime), runtime != null && isCeiling(runtime), points));
             }
             figure(html, chart);
@@ -202,6 +252,10 @@ public final class HtmlReport {
         return null;
     }
 
+    private static String seriesName(RuntimeId runtime) {
+        return isCeiling(runtime) ? "ceiling: " + runtime.label() : runtime.label();
+    }
+
     private static boolean isCeiling(RuntimeId runtime) {
         return runtime == RuntimeId.CEILING_LOOP || runtime == RuntimeId.CEILING_SPSC;
     }
@@ -211,8 +265,8 @@ public final class HtmlReport {
             case MICROBURST -> "#d62728";
             case STORM -> "#1f77b4";
             case STORM_TUNED -> "#9467bd";
-            case CEILING_LOOP -> "#2ca02c";
-            case CEILING_SPSC -> "#ff7f0e";
+            case CEILING_LOOP -> "#555555";
+            case CEILING_SPSC -> "#999999";
             case STORM_CLUSTER_2W -> "#8c564b";
         };
     }

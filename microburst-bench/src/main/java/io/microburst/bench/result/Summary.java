@@ -3,6 +3,7 @@ package io.microburst.bench.result;
 import io.microburst.bench.runtime.RuntimeId;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +14,13 @@ public final class Summary {
     private Summary() {
     }
 
-    /** Suffix of a Microburst-only variant whose Storm figures are those of the workload without it. */
-    static final String UNFUSED_SUFFIX = "-unfused";
+    /** Suffixes of the Microburst-only variants whose Storm figures are those of the workload without the suffix. */
+    static final List<String> MICROBURST_ONLY_SUFFIXES = List.of("-unfused", "-static");
 
     /**
      * Summarises {@code runs}; skipped runs produce a row with no rounds so the table can say "n/a". A workload named
-     * {@code X-unfused} with no Storm figures of its own is compared with X's Storm figures (Storm has no fusion to turn off).
+     * {@code X-unfused} or {@code X-static} with no Storm figures of its own is compared with X's Storm figures (Storm has
+     * no fusion or placement to switch).
      */
     public static List<SummaryRow> of(List<RunResult> runs) {
         Map<String, Map<String, List<RunResult>>> byWorkload = new LinkedHashMap<>();
@@ -32,8 +34,7 @@ public final class Summary {
             Map<String, Double> medians = new LinkedHashMap<>();
             byRuntime.forEach((runtime, results) -> medians.put(runtime, median(ok(results), RunResult::throughput)));
             Map<String, Double> baselines = new LinkedHashMap<>(medians);
-            Map<String, List<RunResult>> twin = workload.getKey().endsWith(UNFUSED_SUFFIX) ? byWorkload.get(
-                workload.getKey().substring(0, workload.getKey().length() - UNFUSED_SUFFIX.length())) : null;
+            Map<String, List<RunResult>> twin = twinOf(workload.getKey(), byWorkload);
             if (twin != null) {
                 for (RuntimeId storm : List.of(RuntimeId.STORM, RuntimeId.STORM_TUNED)) {
                     double own = medians.getOrDefault(storm.id(), Double.NaN);
@@ -47,7 +48,26 @@ public final class Summary {
                 .sorted(Comparator.comparingInt(e -> runtimeOrder(e.getKey())))
                 .forEach(e -> rows.add(row(e.getKey(), e.getValue(), medians, baselines)));
         }
-        return rows;
+        return withSpeedUps(rows);
+    }
+
+    /**
+     * Sets each scaling row's speed-up over the same family and runtime at parallelism 1 (parallel efficiency is the
+     * speed-up over the parallelism). Rows of a workload that is its own family do not scale and keep NaN.
+     */
+    private static List<SummaryRow> withSpeedUps(List<SummaryRow> rows) {
+        Map<String, Double> atOne = new HashMap<>();
+        for (SummaryRow r : rows) {
+            if (r.parallelism() == 1 && !r.family().equals(r.workload())) {
+                atOne.put(r.family() + "\n" + r.runtime(), r.throughput());
+            }
+        }
+        List<SummaryRow> out = new ArrayList<>(rows.size());
+        for (SummaryRow r : rows) {
+            Double base = r.family().equals(r.workload()) ? null : atOne.get(r.family() + "\n" + r.runtime());
+            out.add(base == null ? r : r.withVsP1(Stats.ratio(r.throughput(), base)));
+        }
+        return out;
     }
 
     private static SummaryRow row(String runtime, List<RunResult> results, Map<String, Double> medians,
@@ -64,7 +84,28 @@ public final class Summary {
             Stats.ratio(throughput, baselines.getOrDefault(RuntimeId.STORM.id(), Double.NaN)),
             Stats.ratio(throughput, baselines.getOrDefault(RuntimeId.STORM_TUNED.id(), Double.NaN)),
             Stats.ratio(throughput, medians.getOrDefault(RuntimeId.CEILING_LOOP.id(), Double.NaN)),
-            Stats.ratio(throughput, medians.getOrDefault(RuntimeId.CEILING_SPSC.id(), Double.NaN)), error);
+            Stats.ratio(throughput, medians.getOrDefault(RuntimeId.CEILING_SPSC.id(), Double.NaN)), error,
+            Stats.ratio(throughput, median(ok, RunResult::cpuCores)), Double.NaN);
+    }
+
+    /** The name of the workload a Microburst-only variant was made from, or null for any other workload. */
+    static String twinName(String workload) {
+        for (String suffix : MICROBURST_ONLY_SUFFIXES) {
+            if (workload.endsWith(suffix)) {
+                return workload.substring(0, workload.length() - suffix.length());
+            }
+        }
+        return null;
+    }
+
+    /** The runs of the workload a Microburst-only variant (see {@link #MICROBURST_ONLY_SUFFIXES}) was made from, or null. */
+    private static Map<String, List<RunResult>> twinOf(String workload, Map<String, Map<String, List<RunResult>>> all) {
+        for (String suffix : MICROBURST_ONLY_SUFFIXES) {
+            if (workload.endsWith(suffix)) {
+                return all.get(workload.substring(0, workload.length() - suffix.length()));
+            }
+        }
+        return null;
     }
 
     /** The latency of the round whose p99 is the median one (a real distribution, not a blend of rounds). */

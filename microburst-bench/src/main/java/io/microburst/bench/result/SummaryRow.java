@@ -22,9 +22,17 @@ package io.microburst.bench.result;
  * @param ofLoop throughput as a fraction of the one-thread loop ceiling
  * @param ofSpsc throughput as a fraction of the two-thread SPSC ceiling
  * @param error the last failure message when no round measured anything, else null
+ * @param perCore throughput per CPU core used (median throughput over median cores)
+ * @param vsP1 for a workload of a scaling family, throughput over the same runtime's at parallelism 1, else NaN
  */
 public record SummaryRow(String workload, String family, int parallelism, String runtime, String unit, int roundsOk,
                          int roundsRun, double throughput, double spread, LatencySummary latency, double cpuCores,
                          double threads, double rssBytes, double startupMillis, double vsStorm, double vsStormTuned,
-                         double ofLoop, double ofSpsc, String error) {
+                         double ofLoop, double ofSpsc, String error, double perCore, double vsP1) {
+
+    /** This row with its speed-up over parallelism 1 set. */
+    SummaryRow withVsP1(double speedUp) {
+        return new SummaryRow(workload, family, parallelism, runtime, unit, roundsOk, roundsRun, throughput, spread, latency,
+            cpuCores, threads, rssBytes, startupMillis, vsStorm, vsStormTuned, ofLoop, ofSpsc, error, perCore, speedUp);
+    }
 }

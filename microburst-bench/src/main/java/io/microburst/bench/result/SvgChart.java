@@ -9,9 +9,18 @@ import java.util.Locale;
  * Build on one thread, then {@link #render}.
  */
 final class SvgChart {
-    /** One line of the chart: points in data units, drawn in {@code color}, dashed for reference lines such as ceilings. */
-    record Series(String name, String color, boolean dashed, List<double[]> points) {
+    /**
+     * One line of the chart: points in data units, drawn in {@code color}. A ceiling is a reference, not a competitor:
+     * drawn thin and dashed, named "ceiling: ..." in the legend, and on a chart with an integer x axis (parallelism) as a
+     * horizontal line across the whole plot at its highest value, since it does not depend on the x value.
+     */
+    record Series(String name, String color, boolean ceiling, List<double[]> points) {
     }
+
+    /** Percentiles shown on a percentile axis (see {@link #percentileY()}). */
+    static final double[] PERCENTILE_TICKS = {0, 50, 90, 99, 99.9, 99.99, 99.999};
+    /** The highest percentile a percentile axis shows; 100 (the maximum) is drawn there. */
+    static final double TOP_PERCENTILE = 99.999;
 
     private static final int LEFT = 70;
     private static final int RIGHT = 170;
@@ -27,6 +36,7 @@ final class SvgChart {
     private Double yMinFixed;
     private Double yMaxFixed;
     private boolean integerX;
+    private boolean percentileY;
 
     SvgChart(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
         this.title = title;
@@ -54,6 +64,21 @@ final class SvgChart {
         return this;
     }
 
+    /**
+     * Makes the y axis a percentile axis: equal steps for 0-90%, 90-99%, 99-99.9% and so on (the position is
+     * -log10(1 - p/100)), so the tail of a latency distribution, where p99 and p99.9 live, gets as much room as its body.
+     */
+    SvgChart percentileY() {
+        percentileY = true;
+        return this;
+    }
+
+    /** Position of percentile {@code p} on a percentile axis: 0 for 0%, 1 for 90%, 2 for 99%, capped at 99.999%. */
+    static double percentilePosition(double p) {
+        double capped = Math.max(0, Math.min(TOP_PERCENTILE, p));
+        return -Math.log10(1 - capped / 100);
+    }
+
     boolean isEmpty() {
         return series.stream().allMatch(s -> usable(s).isEmpty());
     }
@@ -65,7 +90,9 @@ final class SvgChart {
             xr = new double[] {Math.floor(data[0]) - 0.25, Math.ceil(data[1]) + 0.25};
         }
         double[] yr = range(false);
-        if (yMinFixed != null) {
+        if (percentileY) {
+            yr = new double[] {0, percentilePosition(TOP_PERCENTILE)};
+        } else if (yMinFixed != null) {
             yr = new double[] {yMinFixed, yMaxFixed};
         } else if (!logY) {
             yr[0] = Math.min(0, yr[0]);
@@ -73,8 +100,9 @@ final class SvgChart {
         int plotW = width - LEFT - RIGHT;
         int plotH = height - TOP - BOTTOM;
         StringBuilder svg = new StringBuilder();
-        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n", width, height, width, height));
+        // as wide as the page: the browser scales the drawing to the figure's width, keeping its proportions
+        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100%%\" "
+            + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n", width, height));
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"13\" font-weight=\"bold\">%s</text>%n",
             LEFT, Html.escape(title)));
         svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
@@ -85,11 +113,20 @@ final class SvgChart {
                 + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", px, TOP, px, TOP + plotH, px,
                 TOP + plotH + 14, Html.escape(label(tick))));
         }
-        for (double tick : ticks(yr, logY)) {
-            double py = TOP + plotH - scale(tick, yr, logY) * plotH;
+        List<Double> yTicks = new ArrayList<>();
+        if (percentileY) {
+            for (double p : PERCENTILE_TICKS) {
+                yTicks.add(p);
+            }
+        } else {
+            yTicks.addAll(logY ? logTicks(yr) : ticks(yr, false));
+        }
+        for (double tick : yTicks) {
+            double py = TOP + plotH - y(tick, yr) * plotH;
+            String text = percentileY ? trim(String.format(Locale.ROOT, "%.3f", tick)) + "%" : label(tick);
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
                 + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", LEFT, py, LEFT + plotW, py, LEFT - 4, py + 4,
-                Html.escape(label(tick))));
+                Html.escape(text)));
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
             LEFT + plotW / 2, height - 8, Html.escape(xLabel)));
@@ -101,29 +138,63 @@ final class SvgChart {
             if (points.isEmpty()) {
                 continue;
             }
-            String dash = s.dashed() ? " stroke-dasharray=\"5,3\"" : "";
-            StringBuilder path = new StringBuilder();
-            for (double[] p : points) {
-                double px = LEFT + scale(p[0], xr, logX) * plotW;
-                double py = TOP + plotH - scale(p[1], yr, logY) * plotH;
-                path.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px, py,
-                    s.color()));
+            String dash = s.ceiling() ? " stroke-dasharray=\"6,4\"" : "";
+            String stroke = s.ceiling() ? "1.2" : "2.2";
+            if (s.ceiling() && integerX) {
+                double top = points.stream().mapToDouble(p -> p[1]).max().orElseThrow();
+                double py = TOP + plotH - y(top, yr) * plotH;
+                svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+                    + "stroke-width=\"%s\"%s/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">%s</text>%n", LEFT, py,
+                    LEFT + plotW, py, s.color(), stroke, dash, LEFT + plotW - 4, py - 3, s.color(),
+                    Html.escape(s.name() + " " + label(top))));
+            } else {
+                StringBuilder path = new StringBuilder();
+                for (double[] p : points) {
+                    double px = LEFT + scale(p[0], xr, logX) * plotW;
+                    double py = TOP + plotH - y(p[1], yr) * plotH;
+                    path.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
+                    if (!s.ceiling()) {
+                        svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", px, py,
+                            s.color()));
+                    }
+                }
+                svg.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" "
+                    + "stroke-width=\"%s\"%s/>%n", path.toString().trim(), s.color(), stroke, dash));
             }
-            svg.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s/>"
-                + "%n", path.toString().trim(), s.color(), dash));
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-                + "stroke-width=\"2\"%s/><text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotW + 10, legendY,
-                LEFT + plotW + 30, legendY, s.color(), dash, LEFT + plotW + 35, legendY + 4, Html.escape(s.name())));
+                + "stroke-width=\"%s\"%s/><text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotW + 10, legendY,
+                LEFT + plotW + 30, legendY, s.color(), stroke, dash, LEFT + plotW + 35, legendY + 4, Html.escape(s.name())));
             legendY += 16;
         }
         svg.append("</svg>\n");
         return svg.toString();
     }
 
+    /** Position of a y value on the axis, 0 to 1. */
+    private double y(double v, double[] yr) {
+        return percentileY ? scale(percentilePosition(v), yr, false) : scale(v, yr, logY);
+    }
+
+    /** Ticks of a log axis: each power of ten, and 2 and 5 times it when the range spans fewer than three decades. */
+    static List<Double> logTicks(double[] range) {
+        List<Double> decades = ticks(range, true);
+        if (decades.size() > 3) {
+            return decades;
+        }
+        List<Double> ticks = new ArrayList<>();
+        for (double d : decades) {
+            for (double m : new double[] {1, 2, 5}) {
+                if (d * m <= range[1] * 1.0001) {
+                    ticks.add(d * m);
+                }
+            }
+        }
+        return ticks;
+    }
+
     private List<double[]> usable(Series s) {
         return s.points().stream().filter(p -> Double.isFinite(p[0]) && Double.isFinite(p[1]) && (!logX || p[0] > 0)
-            && (!logY || p[1] > 0)).toList();
+            && (!logY || percentileY || p[1] > 0)).toList();
     }
 
     /** Smallest and largest plotted value on one axis; {1, 10} when nothing is plotted. */

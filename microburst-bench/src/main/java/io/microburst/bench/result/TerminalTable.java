@@ -9,7 +9,7 @@ import java.util.List;
  */
 public final class TerminalTable {
     static final String[] HEADER = {"workload", "runtime", "throughput", "unit", "vs storm", "vs tuned", "of loop",
-        "of spsc", "p50", "p99", "p99.9", "max", "cores", "threads", "rss", "start-up", "rounds"};
+        "of spsc", "per core", "vs p1", "p50", "p99", "p99.9", "max", "cores", "threads", "rss", "start-up", "rounds"};
 
     private TerminalTable() {
     }
@@ -66,7 +66,7 @@ public final class TerminalTable {
         return new String[] {
             row.workload(), row.runtime(), throughput, row.unit(),
             Format.ratio(row.vsStorm()), Format.ratio(row.vsStormTuned()), Format.percent(row.ofLoop()),
-            Format.percent(row.ofSpsc()),
+            Format.percent(row.ofSpsc()), Format.count(row.perCore()), Format.ratio(row.vsP1()),
             latency == null ? Format.MISSING : Format.micros(latency.p50()),
             latency == null ? Format.MISSING : Format.micros(latency.p99()),
             latency == null ? Format.MISSING : Format.micros(latency.p999()),

@@ -17,6 +17,11 @@ import io.microburst.bench.topology.email.FilterBolt;
 import io.microburst.bench.topology.email.GlobalMetricsBolt;
 import io.microburst.bench.topology.email.MetricsBolt;
 import io.microburst.bench.topology.email.ModifyBolt;
+import io.microburst.bench.topology.ordinary.RandomDigitsSpout;
+import io.microburst.bench.topology.ordinary.RandomSentenceSpout;
+import io.microburst.bench.topology.ordinary.RollingSortBolt;
+import io.microburst.bench.topology.ordinary.SplitSentenceBolt;
+import io.microburst.bench.topology.ordinary.WordCountBolt;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +38,15 @@ public final class WorkloadCatalog {
     public static final int MAX_WORDCOUNT_PARALLELISM = 4;
     /** Highest Enron parallelism. */
     public static final int MAX_ENRON_PARALLELISM = 2;
+    /** Parallelisms of the ordinary WordCount. */
+    public static final List<Integer> ORDINARY_WORDCOUNT_PARALLELISMS = List.of(1, 2, 4);
+    /**
+     * Microburst's placement setting: {@code auto} (cost-based) or {@code static} (the layout fixed from the topology's
+     * shape). Storm ignores the key.
+     */
+    public static final String PLACEMENT = "microburst.placement";
+    /** Name suffix of the variants that run Microburst with {@code microburst.placement=static}. */
+    public static final String STATIC_SUFFIX = "-static";
 
     /**
      * Workloads {@code --quick} runs: messaging, acking with complete latency, a scaling pair and low-load latency, so every
@@ -60,6 +74,12 @@ public final class WorkloadCatalog {
         }
         all.add(wordCountAcked());
         all.add(rollingSort());
+        for (int p : ORDINARY_WORDCOUNT_PARALLELISMS) {
+            all.add(ordinaryWordCount(p));
+            all.add(staticPlacement(ordinaryWordCount(p)));
+        }
+        all.add(ordinaryRollingSort());
+        all.add(staticPlacement(ordinaryRollingSort()));
         for (int p = 1; p <= MAX_ENRON_PARALLELISM; p++) {
             all.add(enron(p));
         }
@@ -207,6 +227,63 @@ public final class WorkloadCatalog {
             })
             .ceiling(RollingSortCeiling::new, true)
             .build();
+    }
+
+    /**
+     * WordCount as ordinary Storm code: a spout picking sentences with Random, a BaseBasicBolt splitting with
+     * String.split into a new Values per word, and a BaseBasicBolt counting in a HashMap with merge that emits
+     * (word, count) to a stream nobody subscribes to. Microburst runs it with cost-based placement.
+     */
+    static Workload ordinaryWordCount(int parallelism) {
+        return Workload.named("wordcount-ordinary-p" + parallelism)
+            .family("wordcount-ordinary", parallelism)
+            .description("WordCount as ordinary user code (Random sentence spout -> BaseBasicBolt split -> BaseBasicBolt "
+                + "HashMap.merge count emitting (word, count) to no subscriber), parallelism " + parallelism
+                + " for every component, acking off, microburst.placement=auto")
+            .unit("words/s")
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .config(PLACEMENT, "auto")
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("sentences", new RandomSentenceSpout(), parallelism);
+                b.setBolt("split", new SplitSentenceBolt(), parallelism).shuffleGrouping("sentences");
+                b.setBolt("count", new WordCountBolt(), parallelism).fieldsGrouping("split", new Fields("word"));
+                return b.createTopology();
+            })
+            .build();
+    }
+
+    /** RollingSort as ordinary user code: a Random-built 100-digit message per call, a BaseBasicBolt window. */
+    static Workload ordinaryRollingSort() {
+        return Workload.named("rollingsort-ordinary")
+            .description("RollingSort as ordinary user code (spout building 100 Random digits per message -> BaseBasicBolt "
+                + "keeping the last 100 in a deque, sorting a copy every second), acking off, microburst.placement=auto")
+            .unit("messages/s")
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .config(PLACEMENT, "auto")
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("messages", new RandomDigitsSpout(), 1);
+                b.setBolt("sort", new RollingSortBolt(), 1).shuffleGrouping("messages");
+                return b.createTopology();
+            })
+            .build();
+    }
+
+    /**
+     * The same workload with Microburst's placement fixed ({@code microburst.placement=static}, the layout from the
+     * topology's shape alone). Storm ignores the key, so it does not run the variant again: the ratios use its figures for
+     * the twin.
+     */
+    static Workload staticPlacement(Workload auto) {
+        Workload.Builder b = auto.toBuilder(auto.name() + STATIC_SUFFIX)
+            .description(auto.description().replace("microburst.placement=auto", "microburst.placement=static"))
+            .config(PLACEMENT, "static")
+            .stormTwin(auto.name());
+        if (!auto.family().equals(auto.name())) {
+            b.family(auto.family() + STATIC_SUFFIX, auto.parallelism());
+        }
+        return b.build();
     }
 
     static Workload enron(int parallelism) {

@@ -2,6 +2,7 @@ package io.microburst.bench.result;
 
 import static io.microburst.bench.result.TestRuns.failed;
 import static io.microburst.bench.result.TestRuns.ok;
+import static io.microburst.bench.result.TestRuns.scaled;
 import static io.microburst.bench.result.TestRuns.skipped;
 import static io.microburst.bench.result.TestRuns.withLatency;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,6 +43,35 @@ class SummaryTest {
         SummaryRow storm = row(unfused, "storm");
         assertEquals(0, storm.roundsOk());
         assertTrue(Double.isNaN(storm.throughput()), "a skipped runtime shows no figure, not its twin's");
+    }
+
+    @Test
+    void aStaticPlacementVariantIsComparedWithItsTwinsStormFigures() {
+        List<RunResult> runs = List.of(ok("w", "microburst", 1, 100), ok("w", "storm", 1, 10),
+            ok("w-static", "microburst", 1, 50), skipped("w-static", "storm", 1));
+        SummaryRow microburst = row(Summary.of(runs).stream().filter(r -> r.workload().equals("w-static")).toList(),
+            "microburst");
+        assertEquals(5.0, microburst.vsStorm(), 1e-12);
+    }
+
+    @Test
+    void parallelEfficiencyIsThroughputPerCoreAndSpeedUpOverParallelismOne() {
+        List<RunResult> runs = List.of(scaled("wc", 1, "microburst", 8e6), scaled("wc", 2, "microburst", 12e6),
+            scaled("wc", 1, "storm", 2e6), scaled("wc", 4, "storm", 3e6), ok("single", "microburst", 1, 5e6));
+        List<SummaryRow> rows = Summary.of(runs);
+        SummaryRow p2 = rows.stream().filter(r -> r.workload().equals("wc-p2")).findFirst().orElseThrow();
+        assertEquals(1.5, p2.vsP1(), 1e-12);
+        assertEquals(12e6, p2.perCore(), 1e-6, "scaled runs use 1.0 core");
+        SummaryRow stormP4 = rows.stream().filter(r -> r.workload().equals("wc-p4")).findFirst().orElseThrow();
+        assertEquals(1.5, stormP4.vsP1(), 1e-12, "each runtime against its own parallelism 1");
+        SummaryRow p1 = rows.stream().filter(r -> r.workload().equals("wc-p1") && r.runtime().equals("microburst"))
+            .findFirst().orElseThrow();
+        assertEquals(1.0, p1.vsP1(), 1e-12);
+        SummaryRow single = row(rows.stream().filter(r -> r.workload().equals("single")).toList(), "microburst");
+        assertTrue(Double.isNaN(single.vsP1()), "a workload that does not scale has no speed-up");
+        assertEquals(5e6 / 1.5, single.perCore(), 1e-6);
+        String table = TerminalTable.render(rows);
+        assertTrue(table.contains("per core") && table.contains("vs p1") && table.contains("1.50x"), table);
     }
 
     @Test

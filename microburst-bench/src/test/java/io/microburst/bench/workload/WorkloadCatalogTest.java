@@ -65,6 +65,31 @@ class WorkloadCatalogTest {
     }
 
     @Test
+    void ordinaryVariantsRunWithPlacementOnAndOffAndStormRunsOnlyOne() {
+        List<String> names = WorkloadCatalog.select(List.of("wordcount-ordinary", "wordcount-ordinary-static",
+            "rollingsort-ordinary", "rollingsort-ordinary-static")).stream().map(Workload::name).toList();
+        assertEquals(List.of("wordcount-ordinary-p1", "wordcount-ordinary-p1-static", "wordcount-ordinary-p2",
+            "wordcount-ordinary-p2-static", "wordcount-ordinary-p4", "wordcount-ordinary-p4-static", "rollingsort-ordinary",
+            "rollingsort-ordinary-static"), names);
+        Workload auto = WorkloadCatalog.byName("wordcount-ordinary-p2").orElseThrow();
+        Workload fixed = WorkloadCatalog.byName("wordcount-ordinary-p2-static").orElseThrow();
+        assertEquals("auto", auto.config().get(WorkloadCatalog.PLACEMENT));
+        assertEquals("static", fixed.config().get(WorkloadCatalog.PLACEMENT));
+        assertEquals(auto.topology(), fixed.topology());
+        assertEquals("wordcount-ordinary-static", fixed.family());
+        assertEquals(2, fixed.parallelism());
+        assertTrue(RuntimeId.STORM.supports(auto));
+        assertFalse(RuntimeId.STORM.supports(fixed), "Storm ignores the placement key: it runs the twin only");
+        StormTopology wordCount = auto.topology();
+        assertEquals(Set.of("split", "count"), wordCount.get_bolts().keySet());
+        assertTrue(wordCount.get_bolts().get("count").get_common().get_inputs().values().iterator().next().is_set_fields());
+        assertEquals(Set.of("default"), wordCount.get_bolts().get("count").get_common().get_streams().keySet(),
+            "the count bolt declares (word, count), which nobody subscribes to");
+        assertEquals(0, WorkloadCatalog.byName("rollingsort-ordinary-static").orElseThrow().config()
+            .get(Config.TOPOLOGY_ACKER_EXECUTORS));
+    }
+
+    @Test
     void ceilingsExistOnlyWhereTheyDoTheSameWork() {
         Workload spoutOnly = WorkloadCatalog.byName("spout-emit").orElseThrow();
         assertTrue(RuntimeId.CEILING_LOOP.supports(spoutOnly));
