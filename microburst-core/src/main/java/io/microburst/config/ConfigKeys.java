@@ -20,6 +20,8 @@ public final class ConfigKeys {
     public static final String EXECUTOR_STOP_TIMEOUT_MS = "microburst.executor.stop.timeout.ms";
     public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
     public static final String SERIALIZATION_CHECK = "microburst.serialization.check";
+    public static final String PLACEMENT = "microburst.placement";
+    public static final String PARALLELISM = "microburst.parallelism";
 
     private ConfigKeys() {
     }

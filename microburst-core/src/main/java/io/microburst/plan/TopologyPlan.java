@@ -96,6 +96,12 @@ public final class TopologyPlan {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);
             }
         }
+        try {
+            PlacementPolicy.Mode.of(conf);
+            ParallelismPolicy.enabled(conf);
+        } catch (IllegalArgumentException e) {
+            throw invalid("'" + name + "': " + e.getMessage());
+        }
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();
         Set<String> spouts = new HashSet<>();

@@ -51,7 +51,7 @@ public final class Executor implements Runnable {
         int batch = Math.max(1, Math.min(batchSize, tuples));
         this.inbox = new Inbox(index, name, queueSize, batch, board);
         this.outbox = new Outbox(inbox, board, batch);
-        this.balancer = new Balancer(inbox, board);
+        this.balancer = new Balancer(inbox, board, host.placementMode());
     }
 
     Inbox inbox() {
@@ -244,6 +244,11 @@ public final class Executor implements Runnable {
     /** Posts a command to run on this executor's thread. Any thread; never blocks. */
     void post(Runnable command) {
         inbox.post(command);
+    }
+
+    /** This executor's time not parked, and the time measured, over its balance windows so far. Any thread. */
+    long[] busyAndMeasuredNanos() {
+        return new long[] {balancer.busyNanos, balancer.windowNanos};
     }
 
     /** Times this executor has parked; read by another thread only once the executor has stopped. */
