@@ -74,11 +74,14 @@ final class Balancer {
                     b.window.spentNanos));
             }
         }
-        decide(new PlacementPolicy.Window(elapsed, parked, points), fused);
+        decide(new PlacementPolicy.Window(elapsed, parked, points), fused, cores);
     }
 
-    /** Acts on one closed window whose points are {@code fused}'s, in order. */
-    void decide(PlacementPolicy.Window window, List<BoltTask> fused) {
+    /**
+     * Acts on one closed window whose points are {@code fused}'s, in order, on a machine of {@code cores} cores. Tests
+     * call it with windows of their own.
+     */
+    void decide(PlacementPolicy.Window window, List<BoltTask> fused, int cores) {
         boolean busy = window.busy();
         inbox.busy = busy;
         busyNanos += Math.max(0, window.elapsedNanos() - window.parkedNanos());

@@ -200,6 +200,11 @@ public final class Executor implements Runnable {
         balancer.balance(tasks, idle.parkedNanos());
     }
 
+    /** The pipelining of this executor (its own thread only). */
+    Balancer balancer() {
+        return balancer;
+    }
+
     private void defuseRequested() {
         for (Map.Entry<BoltTask, String> request : inbox.defuseRequests.entrySet()) {
             BoltTask head = request.getKey();
