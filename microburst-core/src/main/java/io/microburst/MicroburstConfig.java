@@ -70,6 +70,8 @@ public final class MicroburstConfig {
      * rates behind it and shown among the topology's errors. See {@link io.microburst.plan.ParallelismPolicy}.
      */
     public static final String PARALLELISM = ConfigKeys.PARALLELISM;
+    /** Integer, default 10: seconds over which automatic parallelism measures before each decision. */
+    public static final String PARALLELISM_INTERVAL_SECS = ConfigKeys.PARALLELISM_INTERVAL_SECS;
 
     /**
      * Integer, default 10000: how long a kill or {@code close()} waits, in milliseconds, for all of a topology's

@@ -22,6 +22,7 @@ public final class ConfigKeys {
     public static final String SERIALIZATION_CHECK = "microburst.serialization.check";
     public static final String PLACEMENT = "microburst.placement";
     public static final String PARALLELISM = "microburst.parallelism";
+    public static final String PARALLELISM_INTERVAL_SECS = "microburst.parallelism.interval.secs";
 
     private ConfigKeys() {
     }

@@ -13,10 +13,8 @@ import io.microburst.plan.PlacementPolicy;
  * {@link PlacementPolicy#decide} decides. The same cut chosen in two windows in a row is needed, so a warm-up window
  * decides nothing alone.
  *
- * <p>It also keeps the executor's busy time (not parked), which automatic parallelism reads.
- *
  * <p>Threading: the executor's own thread only; it publishes whether the executor was busy through
- * {@link Inbox#busy}, and its busy time through {@link #busyNanos}.
+ * {@link Inbox#busy}.
  */
 final class Balancer {
     /** How often an executor with fused tasks checks whether its chain should be cut in two. */
@@ -31,10 +29,6 @@ final class Balancer {
     private long windowStartNanos;
     private long windowParkedNanos;
     private BoltTask cutCandidate;
-    /** The executor's time not parked, over all windows closed so far; read by any thread. */
-    volatile long busyNanos;
-    /** The length of all windows closed so far; read by any thread. */
-    volatile long windowNanos;
 
     Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode) {
         this(inbox, board, mode, System::nanoTime, CORES);
@@ -84,8 +78,6 @@ final class Balancer {
     void decide(PlacementPolicy.Window window, List<BoltTask> fused, int cores) {
         boolean busy = window.busy();
         inbox.busy = busy;
-        busyNanos += Math.max(0, window.elapsedNanos() - window.parkedNanos());
-        windowNanos += window.elapsedNanos();
         PlacementPolicy.Cut cut = PlacementPolicy.decide(mode, window, board.busyExecutors(), cores);
         BoltTask best = cut == null ? null : fused.get(cut.point());
         if (best == null) {

@@ -251,9 +251,15 @@ public final class Executor implements Runnable {
         inbox.post(command);
     }
 
-    /** This executor's time not parked, and the time measured, over its balance windows so far. Any thread. */
-    long[] busyAndMeasuredNanos() {
-        return new long[] {balancer.busyNanos, balancer.windowNanos};
+    /** Nanoseconds this executor has waited for room in full queues so far. Any thread. */
+    long blockedNanos() {
+        return outbox.blockedNanos();
+    }
+
+    /** Nanoseconds this executor has spent parked so far. Any thread (a stale value is a slightly older one). */
+    long parkedNanos() {
+        IdleStrategy i = idle;
+        return i == null ? 0 : i.parkedNanos();
     }
 
     /** Times this executor has parked; read by another thread only once the executor has stopped. */

@@ -54,7 +54,8 @@ final class IdleStrategy {
     /** The counter a user's wait strategy keeps, as Storm keeps it: 0 after a turn that did work. */
     private int spoutWaitCount;
     private int idleTurns;
-    private long parkedNanos;
+    /** Written by the executor's thread after each park, read by others (automatic parallelism). */
+    private volatile long parkedNanos;
     /** Times this executor parked (its thread only; others read it once it has stopped). */
     private long parks;
 
