@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import io.microburst.config.ConfigKeys;
-import org.apache.storm.utils.ObjectReader;
 
 /**
  * How many executors each component should have, as a pure function of what was measured over a window, after DS2
@@ -66,7 +65,7 @@ public final class ParallelismPolicy {
         if (value == null) {
             return false;
         }
-        String s = ObjectReader.getString(value).trim().toLowerCase(Locale.ROOT);
+        String s = String.valueOf(value).trim().toLowerCase(Locale.ROOT);
         return switch (s) {
             case "auto" -> true;
             case "static", "" -> false;

@@ -3,7 +3,6 @@ package io.microburst.plan;
 import java.util.List;
 import java.util.Locale;
 import io.microburst.config.ConfigKeys;
-import org.apache.storm.utils.ObjectReader;
 
 /**
  * Where to cut a fused chain in two, as a pure function of what one executor measured over a window: its busy time,
@@ -54,7 +53,7 @@ public final class PlacementPolicy {
             if (value == null) {
                 return AUTO;
             }
-            String s = ObjectReader.getString(value).trim().toLowerCase(Locale.ROOT);
+            String s = String.valueOf(value).trim().toLowerCase(Locale.ROOT);
             return switch (s) {
                 case "auto" -> AUTO;
                 case "static" -> STATIC;
