@@ -65,6 +65,22 @@ public final class MicroburstConfig {
      * its size times its first element's (or entry's) estimate; anything else counts nothing.
      */
     public static final String TUPLE_MAX_BYTES = ConfigKeys.TUPLE_MAX_BYTES;
+    /**
+     * String, {@code auto} (default) or {@code static}: how a busy fused chain is cut in two while it runs. {@code auto}
+     * measures each fused task's time per tuple (sampled) and cuts where two threads are expected to go at least 1.3
+     * times as fast as one, counting what a hand-over between threads costs, while a core is free; {@code static} keeps
+     * the earlier rule (a task taking a quarter to three quarters of the thread at a microsecond or more a tuple).
+     * See {@link io.microburst.plan.PlacementPolicy}.
+     */
+    public static final String PLACEMENT = ConfigKeys.PLACEMENT;
+    /**
+     * String, unset by default; {@code auto} chooses each component's executor count (up to its task count) from the
+     * measured rates while the topology runs, as a rebalance would, in at most three decisions, each logged with the
+     * rates behind it and shown among the topology's errors. See {@link io.microburst.plan.ParallelismPolicy}.
+     */
+    public static final String PARALLELISM = ConfigKeys.PARALLELISM;
+    /** Integer, default 10: seconds over which automatic parallelism measures before each decision. */
+    public static final String PARALLELISM_INTERVAL_SECS = ConfigKeys.PARALLELISM_INTERVAL_SECS;
 
     /**
      * Integer, default 10000: how long a kill or {@code close()} waits, in milliseconds, for all of a topology's

@@ -29,7 +29,7 @@ class ArchitectureTest {
     private static final List<Set<String>> RUNTIME_LAYERS = List.of(
         // leaves: no other runtime class
         Set.of("TurnBudget", "TupleContext", "SharedTimer", "WorkDir", "ExecutorView", "CycleGroups", "ThreadLayout",
-            "SpoutWait", "BalanceWindow", "DebugLog"),
+            "SpoutWait", "BalanceWindow", "DebugLog", "SlowStreak"),
         // the data path: tasks and their collectors, tuples, batches, inboxes and outboxes (emit -> execute is a call
         // recursion through them, so they form one layer)
         Set.of("TaskHost", "TaskRunner", "BoltTask", "SpoutTask", "BoltOutput", "SpoutOutput", "StreamRoute", "Link",
@@ -39,7 +39,7 @@ class ArchitectureTest {
         Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer"),
         // the topology: planning threads, lifecycle, supervision, timers, metrics, statistics
         Set.of("Placement", "StopSequence", "Supervisor", "WorkerResources", "MetricsWiring", "TopologyTimers",
-            "StatsViews", "TopologyHost", "TopologyRuntime"));
+            "StatsViews", "TopologyHost", "TopologyRuntime", "AutoParallelism"));
 
     private static final Pattern EDGE = Pattern.compile("^\\s+(io\\.microburst[\\w.$]*)\\s+->\\s+(io\\.microburst[\\w.$]*)\\s");
 

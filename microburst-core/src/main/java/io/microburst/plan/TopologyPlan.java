@@ -90,7 +90,8 @@ public final class TopologyPlan {
                 + blobs.keySet() + "), but Microburst has no blob store to localize them from; give the topology the "
                 + "files' paths in its configuration instead");
         }
-        for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE)) {
+        for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE,
+            ConfigKeys.PARALLELISM_INTERVAL_SECS)) {
             Integer value = PlanConf.intConf(conf, key, name);
             if (value != null && value < 1) {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);
@@ -100,6 +101,12 @@ public final class TopologyPlan {
         if (max != null && !(max instanceof Number)) {
             throw invalid("'" + name + "': configuration " + ConfigKeys.TUPLE_MAX_BYTES + " must be a number of bytes, got '"
                 + max + "'");
+        }
+        try {
+            PlacementPolicy.Mode.of(conf);
+            ParallelismPolicy.enabled(conf);
+        } catch (IllegalArgumentException e) {
+            throw invalid("'" + name + "': " + e.getMessage());
         }
         Map<String, ComponentCommon> commons = new TreeMap<>();
         Map<String, ComponentObject> objects = new HashMap<>();

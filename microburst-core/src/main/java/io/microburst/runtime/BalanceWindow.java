@@ -3,8 +3,8 @@ package io.microburst.runtime;
 import io.microburst.metrics.TaskStats;
 
 /**
- * One fused task's share of its executor's last pipelining window (see {@link Balancer}): the mean sampled execute time
- * (everything fused into the task included) and the time estimated from it and the executes counted.
+ * One fused task's share of its executor's last pipelining window (see {@link Balancer}): the executes counted, the
+ * mean sampled execute time (everything fused into the task included) and the time estimated from the two.
  *
  * <p>Threading: the executor's own thread only.
  */
@@ -12,6 +12,8 @@ final class BalanceWindow {
     private long executed;
     private long executeNanos;
     private long executeSamples;
+    /** Executes counted in the last window. */
+    long tuples;
     /** Mean sampled execute time in the last window, or -1 when no execute was sampled. */
     long meanNanos = -1;
     /** Time spent executing in the last window, estimated; -1 when no execute was sampled. */
@@ -24,6 +26,7 @@ final class BalanceWindow {
         long samples = stats.executeSamplesTotal();
         long dExecuted = nowExecuted - executed;
         long dSamples = samples - executeSamples;
+        tuples = dExecuted;
         meanNanos = dSamples > 0 && dExecuted > 0 ? (nanos - executeNanos) / dSamples : -1;
         spentNanos = meanNanos < 0 ? -1 : meanNanos * dExecuted;
         executed = nowExecuted;

@@ -1,40 +1,69 @@
 package io.microburst.runtime;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import io.microburst.plan.PlacementPolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Pipelining, every {@link #BALANCE_PERIOD_MS} ms on one executor's thread. Fusion puts a whole chain on one thread;
- * when that thread is busy all the time, a core is left over, and one fused task (with the tasks fused into it) takes
- * between a quarter and three quarters of the thread's time at a microsecond or more per tuple, the chain is cut
- * there: that task moves to an executor of its own, as a slow one does, and the two halves run in parallel, as Storm
- * would run them. A cheaper task is not worth a hand-over between threads; a share outside that range leaves one side
- * doing nearly everything. The same choice in two windows in a row is needed, so a warm-up window decides nothing
- * alone.
+ * when that thread is busy all the time and a core is left over, the chain may be cut in two: a fused task (with the
+ * tasks fused after it) moves to an executor of its own, as a slow one does, and the two halves run in parallel. This
+ * class measures (the window's length and parked time, each fused task's sampled execute time and executes counted);
+ * {@link PlacementPolicy#decide} decides. The same cut chosen in two windows in a row is needed, so a warm-up window
+ * decides nothing alone.
  *
  * <p>Threading: the executor's own thread only; it publishes whether the executor was busy through
  * {@link Inbox#busy}.
  */
 final class Balancer {
+    private static final Logger LOG = LoggerFactory.getLogger(Balancer.class);
     /** How often an executor with fused tasks checks whether its chain should be cut in two. */
     static final long BALANCE_PERIOD_MS = 1000;
-    private static final double MIN_CUT_SHARE = 0.25;
-    private static final double MAX_CUT_SHARE = 0.75;
-    /** A fused task cheaper than this per tuple is not worth a hand-over between threads (about 0.1 µs of CPU). */
-    static final long MIN_CUT_EXECUTE_NANOS = 1_000;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
+    /** What reading the clock costs here (the least of a few short runs), taken off each sampled execute time. */
+    static final long CLOCK_NANOS = clockNanos();
 
     private final Inbox inbox;
     private final Switchboard board;
+    private final PlacementPolicy.Mode mode;
+    private final LongSupplier clock;
+    private final int cores;
     private long windowStartNanos;
     private long windowParkedNanos;
     private BoltTask cutCandidate;
 
-    Balancer(Inbox inbox, Switchboard board) {
+    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode) {
+        this(inbox, board, mode, System::nanoTime, CORES);
+    }
+
+    /** With a clock and a core count of the caller's (tests drive it with a fake clock). */
+    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode, LongSupplier clock, int cores) {
         this.inbox = inbox;
         this.board = board;
+        this.mode = mode;
+        this.clock = clock;
+        this.cores = cores;
+    }
+
+    private static long clockNanos() {
+        long best = Long.MAX_VALUE;
+        for (int run = 0; run < 5; run++) {
+            long start = System.nanoTime();
+            long last = start;
+            for (int i = 0; i < 1000; i++) {
+                last = System.nanoTime();
+            }
+            best = Math.min(best, (last - start) / 1000);
+        }
+        return best;
     }
 
     /** The executor's loop starts: the first window starts now. */
     void start() {
-        windowStartNanos = System.nanoTime();
+        windowStartNanos = clock.getAsLong();
     }
 
     /**
@@ -42,37 +71,42 @@ final class Balancer {
      * at which to cut the chain, when the same one was chosen in the window before.
      */
     void balance(TaskRunner[] tasks, long parkedNanos) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         long elapsed = now - windowStartNanos;
         long parked = parkedNanos - windowParkedNanos;
         windowStartNanos = now;
         windowParkedNanos = parkedNanos;
-        boolean busy = elapsed > 0 && parked < elapsed / 10;
-        inbox.busy = busy;
-        BoltTask best = null;
-        double bestShare = 0;
-        double bestDistance = Double.MAX_VALUE;
+        List<BoltTask> fused = new ArrayList<>();
+        List<PlacementPolicy.Point> points = new ArrayList<>();
         for (TaskRunner t : tasks) {
-            if (!(t instanceof BoltTask b) || !b.fused) {
-                continue;
-            }
-            b.window.close(b.stats); // every window, so each covers one period
-            if (!busy || b.window.meanNanos < MIN_CUT_EXECUTE_NANOS) {
-                continue;
-            }
-            double share = (double) b.window.spentNanos / elapsed;
-            if (share >= MIN_CUT_SHARE && share <= MAX_CUT_SHARE && Math.abs(share - 0.5) < bestDistance) {
-                best = b;
-                bestShare = share;
-                bestDistance = Math.abs(share - 0.5);
+            if (t instanceof BoltTask b && b.fused) {
+                b.window.close(b.stats); // every window, so each covers one period
+                fused.add(b);
+                // a sampled execute's time includes one clock read: not the task's, and as long as a cheap execute
+                long spent = b.window.meanNanos < 0 ? -1 : b.window.tuples * Math.max(0, b.window.meanNanos - CLOCK_NANOS);
+                points.add(new PlacementPolicy.Point(b.componentId() + "[" + b.taskId + "]", b.window.tuples, spent));
             }
         }
-        if (best == null || board.busyExecutors() >= CORES) {
+        decide(new PlacementPolicy.Window(elapsed, parked, points), fused, cores);
+    }
+
+    /**
+     * Acts on one closed window whose points are {@code fused}'s, in order, on a machine of {@code cores} cores. Tests
+     * call it with windows of their own.
+     */
+    void decide(PlacementPolicy.Window window, List<BoltTask> fused, int cores) {
+        boolean busy = window.busy();
+        inbox.busy = busy;
+        PlacementPolicy.Cut cut = PlacementPolicy.decide(mode, window, board.busyExecutors(), cores);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Executor {}: {} -> {}", inbox, window, cut);
+        }
+        BoltTask best = cut == null ? null : fused.get(cut.point());
+        if (best == null) {
             cutCandidate = null;
         } else if (best == cutCandidate) {
             cutCandidate = null;
-            inbox.requestDefuse(best, "it took " + Math.round(100 * bestShare) + "% of a thread that was never idle, "
-                + "and a core was free");
+            inbox.requestDefuse(best, cut.reason());
         } else {
             cutCandidate = best;
         }

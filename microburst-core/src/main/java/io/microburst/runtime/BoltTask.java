@@ -31,16 +31,6 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     /** Where tick tuples come from: the system component, on its tick stream. */
     private Link tickLink;
 
-    /** Execute time above which a fused task counts as slow: it then gets a thread of its own. */
-    static final long SLOW_FUSED_NANOS = 200_000;
-    /** Consecutive slow samples before a fused task moves; one or two are a cold start or a GC pause. */
-    static final int SLOW_SAMPLES_TO_MOVE = 4;
-    /**
-     * How long a run of slow samples must last before a fused task moves. A few slow executes in a row can be a thread
-     * descheduled while the JIT compilers take both cores at warm-up; a task that is really slow stays slow for longer.
-     */
-    static final long SLOW_STREAK_NANOS = 20_000_000;
-
     /**
      * True while this task receives tuples from producers on its own executor's thread by direct call: a task fused
      * into its producer's executor, or one of a slice (see FusionPlan). Written once, by the executor's own thread,
@@ -49,8 +39,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     volatile boolean fused;
     /** Which copy of the execute code this task runs: the parity of its depth in its fused chain (see execute). */
     final boolean oddDepth;
-    private int slowSamples;
-    private long slowSinceNanos;
+    private final SlowStreak slowStreak = new SlowStreak();
     /** This task's share of its executor's last pipelining window (executor thread only; see Balancer). */
     final BalanceWindow window = new BalanceWindow();
 
@@ -243,22 +232,15 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     }
 
     /**
-     * Fused tasks are watched: at least {@value #SLOW_SAMPLES_TO_MOVE} sampled executes in a row slower than
-     * {@value #SLOW_FUSED_NANOS} ns, over at least {@value #SLOW_STREAK_NANOS} ns, mean this task holds its producer
-     * back, so it asks for a thread of its own. After a slow sample the next tuple is timed too, so every execute of a
-     * streak is timed and one fast execute ends it.
+     * Fused tasks are watched: a long enough streak of slow sampled executes ({@link SlowStreak}) means this task holds
+     * its producer back, so it asks for a thread of its own. After a slow sample the next tuple is timed too, so every
+     * execute of a streak is timed and one fast execute ends it.
      */
     private void checkSpeed(long start, long nanos) {
-        if (nanos < SLOW_FUSED_NANOS) {
-            slowSamples = 0;
-            return;
-        }
-        if (slowSamples++ == 0) {
-            slowSinceNanos = start;
-        }
-        if (slowSamples >= SLOW_SAMPLES_TO_MOVE && start + nanos - slowSinceNanos >= SLOW_STREAK_NANOS) {
+        int verdict = slowStreak.sample(start, nanos);
+        if (verdict == SlowStreak.MOVE) {
             inbox.requestDefuse(this, "it runs slower than its producer");
-        } else {
+        } else if (verdict == SlowStreak.SLOW) {
             sampleCounter = samplePeriod - 1;
         }
     }

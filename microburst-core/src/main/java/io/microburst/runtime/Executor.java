@@ -51,7 +51,7 @@ public final class Executor implements Runnable {
         int batch = Math.max(1, Math.min(batchSize, tuples));
         this.inbox = new Inbox(index, name, queueSize, batch, board);
         this.outbox = new Outbox(inbox, board, batch);
-        this.balancer = new Balancer(inbox, board);
+        this.balancer = new Balancer(inbox, board, host.placementMode());
     }
 
     Inbox inbox() {
@@ -199,6 +199,11 @@ public final class Executor implements Runnable {
         balancer.balance(tasks, idle.parkedNanos());
     }
 
+    /** The pipelining of this executor (its own thread only). */
+    Balancer balancer() {
+        return balancer;
+    }
+
     private void defuseRequested() {
         for (Map.Entry<BoltTask, String> request : inbox.defuseRequests.entrySet()) {
             BoltTask head = request.getKey();
@@ -243,6 +248,17 @@ public final class Executor implements Runnable {
     /** Posts a command to run on this executor's thread. Any thread; never blocks. */
     void post(Runnable command) {
         inbox.post(command);
+    }
+
+    /** Nanoseconds this executor has waited for room in full queues so far. Any thread. */
+    long blockedNanos() {
+        return outbox.blockedNanos();
+    }
+
+    /** Nanoseconds this executor has spent parked so far. Any thread (a stale value is a slightly older one). */
+    long parkedNanos() {
+        IdleStrategy i = idle;
+        return i == null ? 0 : i.parkedNanos();
     }
 
     /** Times this executor has parked; read by another thread only once the executor has stopped. */

@@ -20,6 +20,9 @@ interface ExecutorHost {
      */
     Executor defuse(Executor from, List<TaskRunner> moving, String why);
 
+    /** The rule that decides where a busy fused chain is cut ({@link io.microburst.config.ConfigKeys#PLACEMENT}). */
+    io.microburst.plan.PlacementPolicy.Mode placementMode();
+
     /** An unexpected error stopped an executor's loop; {@code task} may be null. */
     void reportError(TaskRunner task, Throwable error);
 }

@@ -54,7 +54,8 @@ final class IdleStrategy {
     /** The counter a user's wait strategy keeps, as Storm keeps it: 0 after a turn that did work. */
     private int spoutWaitCount;
     private int idleTurns;
-    private long parkedNanos;
+    /** Written by the executor's thread after each park, read by others (automatic parallelism). */
+    private volatile long parkedNanos;
     /** Times this executor parked (its thread only; others read it once it has stopped). */
     private long parks;
 
@@ -98,11 +99,9 @@ final class IdleStrategy {
         boolean spoutsRunning = spouts.length > 0 && board.spoutsMayRun();
         long max = overflowing ? MIN_PARK_NANOS : spoutsRunning ? SPOUT_MAX_PARK_NANOS : BOLT_MAX_PARK_NANOS;
         int idleParks = turns - SPIN_TURNS - YIELD_TURNS;
-        long nanos = parkNanos(idleParks, spouts.length > 0, max);
-        if (spouts.length == 0 && idleParks < WARM_PARKS && !overflowing) {
-            // while every spout waits out its wait strategy, nothing new enters the topology before the next poll
-            nanos = Math.max(nanos, Math.min(max, board.untilSpoutsPoll()));
-        }
+        long nanos = spouts.length == 0 && idleParks < WARM_PARKS && !overflowing
+            ? warmBoltParkNanos(idleParks, max, board.untilSpoutsPoll())
+            : parkNanos(idleParks, spouts.length > 0, max);
         park(nanos);
     }
 
@@ -162,6 +161,16 @@ final class IdleStrategy {
             return Math.min(max, WARM_PARK_NANOS);
         }
         return Math.min(max, WARM_PARK_NANOS << Math.min(parks - WARM_PARKS + 1, 20));
+    }
+
+    /**
+     * How long a warm executor without spouts parks, {@code idleParks} parks after work: while every spout waits out
+     * its wait strategy ({@code untilSpoutsPoll} > 0: the time until the first of them is polled next, known only for
+     * Storm's own strategies), nothing new enters the topology before that poll, so until then; otherwise
+     * {@link #WARM_PARK_NANOS}. Never longer than {@code max}.
+     */
+    static long warmBoltParkNanos(int idleParks, long max, long untilSpoutsPoll) {
+        return Math.max(parkNanos(idleParks, false, max), Math.min(max, untilSpoutsPoll));
     }
 
     /** Nanoseconds spent parked so far. */

@@ -39,6 +39,8 @@ final class Outbox {
     private boolean[] cycleDest = new boolean[0];
     private ArrayDeque<Batch>[] overflow;
     private int overflowing;
+    /** See {@link #blockedNanos()}; written by the executor's thread only. */
+    private volatile long blockedNanos;
 
     @SuppressWarnings("unchecked")
     Outbox(Inbox own, Switchboard board, int batchSize) {
@@ -178,7 +180,11 @@ final class Outbox {
         }
         Inbox dest = board.inbox(i);
         int waits = 0;
+        long blockedSince = 0;
         while (!dest.batches.offer(out)) {
+            if (waits == 0) {
+                blockedSince = System.nanoTime();
+            }
             if (board.isHalted()) {
                 board.dropped(out.size);
                 return;
@@ -192,6 +198,9 @@ final class Outbox {
             }
             dest.wake();
             backOff(waits++);
+        }
+        if (waits > 0) {
+            blockedNanos += System.nanoTime() - blockedSince;
         }
         dest.wake();
     }
@@ -258,6 +267,11 @@ final class Outbox {
                 }
             }
         }
+    }
+
+    /** Nanoseconds this executor's thread has waited for room in full queues (backpressure). Any thread reads. */
+    long blockedNanos() {
+        return blockedNanos;
     }
 
     /** How a producer waits for room in a full queue: spin, yield, then park up to 100 µs. */

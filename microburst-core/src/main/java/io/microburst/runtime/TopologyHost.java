@@ -3,6 +3,7 @@ package io.microburst.runtime;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import io.microburst.plan.FusionPlan;
+import io.microburst.plan.PlacementPolicy;
 import io.microburst.plan.TopologyPlan;
 import org.apache.storm.task.TopologyContext;
 import org.slf4j.Logger;
@@ -39,6 +40,11 @@ final class TopologyHost implements TaskHost, ExecutorHost {
         this.resources = resources;
         this.supervisor = supervisor;
         this.timers = timers;
+    }
+
+    @Override
+    public PlacementPolicy.Mode placementMode() {
+        return PlacementPolicy.Mode.of(plan.conf());
     }
 
     void attach(Placement p) {

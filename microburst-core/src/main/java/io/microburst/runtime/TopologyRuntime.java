@@ -11,6 +11,7 @@ import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.ErrorLog;
 import io.microburst.metrics.StatsHistory;
 import io.microburst.plan.FusionPlan;
+import io.microburst.plan.ParallelismPolicy;
 import io.microburst.plan.TopologyPlan;
 import org.apache.storm.Config;
 import org.apache.storm.utils.ObjectReader;
@@ -61,6 +62,8 @@ public final class TopologyRuntime {
     private final List<Thread> delayThreads = new CopyOnWriteArrayList<>();
     private final CountDownLatch cutShortDelay = new CountDownLatch(1);
     private ScheduledFuture<?> statsRecorder;
+    /** Automatic parallelism when the topology asks for it ({@link ConfigKeys#PARALLELISM}), else null. */
+    private final AutoParallelism autoParallelism;
     /** How long a stop waits for all executors together (see {@link #stopExecutors}). */
     private final long stopTimeoutMs;
 
@@ -103,6 +106,8 @@ public final class TopologyRuntime {
         this.host = new TopologyHost(plan, loader, tupleContext, acking, board, resources, supervisor, timers);
         this.placement = new Placement(plan.name(), board, host, host, loader, queueSize(conf), batchSize);
         host.attach(placement);
+        this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
+            () -> fusion, errors, counts -> rebalance(counts, 1), () -> "ACTIVE".equals(status)) : null;
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -119,6 +124,9 @@ public final class TopologyRuntime {
         launchExecutors();
         statsRecorder = timer.every(StatsHistory.RECORD_EVERY_MS, StatsHistory.RECORD_EVERY_MS,
             () -> stats.record(placement.executors()));
+        if (autoParallelism != null) {
+            autoParallelism.start(timer);
+        }
     }
 
     public StatsHistory statsHistory() {
@@ -208,6 +216,9 @@ public final class TopologyRuntime {
         stopped = true;
         if (statsRecorder != null) {
             statsRecorder.cancel(false);
+        }
+        if (autoParallelism != null) {
+            autoParallelism.stop();
         }
         timers.close();
         resources.shutdownWorkerHooks();
@@ -315,6 +326,11 @@ public final class TopologyRuntime {
     /** The fusion decisions of the current executors. */
     public FusionPlan fusion() {
         return fusion;
+    }
+
+    /** Automatic parallelism, or null when the topology did not ask for it. */
+    AutoParallelism autoParallelism() {
+        return autoParallelism;
     }
 
     /** The executors, as running now. */

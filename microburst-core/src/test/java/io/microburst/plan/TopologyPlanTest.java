@@ -32,6 +32,18 @@ class TopologyPlanTest {
     }
 
     @Test
+    void placementAndParallelismValuesAreCheckedAtSubmit() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("words", new TestWordSpout());
+        String msg = assertThrows(InvalidTopologyException.class, () -> plan(b.createTopology(),
+            Map.of(MicroburstConfig.PLACEMENT, "fastest"))).get_msg();
+        assertTrue(msg.contains(MicroburstConfig.PLACEMENT) && msg.contains("fastest"), msg);
+        msg = assertThrows(InvalidTopologyException.class, () -> plan(b.createTopology(),
+            Map.of(MicroburstConfig.PARALLELISM, 3))).get_msg();
+        assertTrue(msg.contains(MicroburstConfig.PARALLELISM) && msg.contains("auto"), msg);
+    }
+
+    @Test
     void blobStoreFilesAreRefusedNamingTheKeys() {
         TopologyBuilder b = new TopologyBuilder();
         b.setSpout("words", new TestWordSpout());

@@ -1,0 +1,173 @@
+package io.microburst.plan;
+
+import java.util.List;
+import java.util.Locale;
+import io.microburst.config.ConfigKeys;
+
+/**
+ * Where to cut a fused chain in two, as a pure function of what one executor measured over a window: its busy time,
+ * and for each fused task (a possible cut point: that task and everything fused after it move to a thread of their
+ * own) the tuples it executed and the time they took. No clock, no threads: the runtime measures, this decides.
+ *
+ * <p>Two rules, chosen by {@link ConfigKeys#PLACEMENT}:
+ * <ul>
+ *   <li>{@code auto} (cost-based): a cut makes two threads whose throughput is set by the slower of them. For a cut
+ *       point that took {@code spent} of the window's {@code busy} time over {@code n} tuples, the producer's side then
+ *       takes {@code busy - spent + n * PRODUCER_HANDOVER_NANOS}, the consumer's {@code spent + n *
+ *       CONSUMER_HANDOVER_NANOS}; the expected speed-up is {@code busy} over the larger of the two. The cut with the
+ *       largest speed-up is chosen when it reaches {@link #MIN_GAIN}. So two stages of about half each are cut, while
+ *       a chain of cheap tasks, whose hand-over would cost as much as their work, stays fused, whatever the mean
+ *       execute time.</li>
+ *   <li>{@code static}: the rule of earlier versions, a fused task taking a quarter to three quarters of the thread at
+ *       a microsecond or more a tuple.</li>
+ * </ul>
+ * Both cut only a thread that was busy through the window (parked under a tenth of it), and only while a core is free.
+ * The caller adds the hysteresis in time (the same cut chosen in two windows in a row); a cut is never undone.
+ *
+ * <p>Threading: stateless; any thread.
+ */
+public final class PlacementPolicy {
+    /**
+     * What a tuple handed over between threads costs its producer (stored into a batch, handed over 64 at a time),
+     * beyond a fused call. From the fused and unfused ConstSpout-to-NullBolt benchmarks (17 ns a fused tuple, about
+     * 22 ns on the slower side of an unfused one).
+     */
+    public static final long PRODUCER_HANDOVER_NANOS = 10;
+    /** What a handed-over tuple costs its consumer beyond a fused call: drained, its tuple built, caches missed. */
+    public static final long CONSUMER_HANDOVER_NANOS = 20;
+    /** The expected speed-up a cut must promise: a cut takes a thread and a core, and is never undone. */
+    public static final double MIN_GAIN = 1.3;
+    /** A window counts as busy when its thread parked less than this share of it. */
+    public static final double MAX_IDLE_SHARE = 0.1;
+    private static final double MIN_STATIC_SHARE = 0.25;
+    private static final double MAX_STATIC_SHARE = 0.75;
+    private static final long MIN_STATIC_EXECUTE_NANOS = 1_000;
+
+    /** The placement rule of a topology. */
+    public enum Mode {
+        AUTO, STATIC;
+
+        /** The mode a topology configuration asks for ({@link ConfigKeys#PLACEMENT}); auto when unset. */
+        public static Mode of(java.util.Map<String, Object> conf) {
+            Object value = conf.get(ConfigKeys.PLACEMENT);
+            if (value == null) {
+                return AUTO;
+            }
+            String s = String.valueOf(value).trim().toLowerCase(Locale.ROOT);
+            return switch (s) {
+                case "auto" -> AUTO;
+                case "static" -> STATIC;
+                default -> throw new IllegalArgumentException(ConfigKeys.PLACEMENT + " must be auto or static, not '"
+                    + value + "'");
+            };
+        }
+    }
+
+    /**
+     * One fused task of the executor, measured over the window.
+     *
+     * @param name the task, for the reason given
+     * @param tuples tuples it executed in the window
+     * @param spentNanos time its executes took in the window, what is fused after it included; negative if unknown
+     */
+    public record Point(String name, long tuples, long spentNanos) {
+    }
+
+    /**
+     * One executor's window.
+     *
+     * @param elapsedNanos the window's length
+     * @param parkedNanos time the executor's thread parked in it
+     * @param points its fused tasks
+     */
+    public record Window(long elapsedNanos, long parkedNanos, List<Point> points) {
+        public Window {
+            points = List.copyOf(points);
+        }
+
+        /** Busy all through: parked under {@link #MAX_IDLE_SHARE} of it. */
+        public boolean busy() {
+            return elapsedNanos > 0 && parkedNanos < elapsedNanos * MAX_IDLE_SHARE;
+        }
+    }
+
+    /**
+     * A decision to cut.
+     *
+     * @param point index in the window's points of the task that moves
+     * @param gain expected speed-up of the executor's work (1 for the static rule, which does not predict it)
+     * @param reason why, for the log
+     */
+    public record Cut(int point, double gain, String reason) {
+    }
+
+    private PlacementPolicy() {
+    }
+
+    /**
+     * The cut to make in {@code w}, or null. {@code busyThreads} counts the topology's executors that were busy all
+     * through their last window, this one included; {@code cores} the machine's cores.
+     */
+    public static Cut decide(Mode mode, Window w, int busyThreads, int cores) {
+        if (!w.busy() || busyThreads >= cores) {
+            return null;
+        }
+        return mode == Mode.AUTO ? costCut(w) : shareCut(w);
+    }
+
+    private static Cut costCut(Window w) {
+        long busy = w.elapsedNanos() - w.parkedNanos();
+        int best = -1;
+        double bestGain = 0;
+        long bestProducer = 0;
+        long bestConsumer = 0;
+        for (int i = 0; i < w.points().size(); i++) {
+            Point p = w.points().get(i);
+            if (p.tuples() <= 0 || p.spentNanos() < 0) {
+                continue;
+            }
+            long spent = Math.min(p.spentNanos(), busy);
+            long producer = busy - spent + p.tuples() * PRODUCER_HANDOVER_NANOS;
+            long consumer = spent + p.tuples() * CONSUMER_HANDOVER_NANOS;
+            double gain = (double) busy / Math.max(1, Math.max(producer, consumer));
+            if (gain > bestGain) {
+                best = i;
+                bestGain = gain;
+                bestProducer = producer;
+                bestConsumer = consumer;
+            }
+        }
+        if (best < 0 || bestGain < MIN_GAIN) {
+            return null;
+        }
+        Point p = w.points().get(best);
+        return new Cut(best, bestGain, String.format(Locale.ROOT,
+            "its thread was busy %d ms of %d ms; %s took %d ms over %d tuples (%d ns each); cut there, the two threads "
+                + "would take %d and %d ms: %.2fx, and a core was free",
+            busy / 1_000_000, w.elapsedNanos() / 1_000_000, p.name(), p.spentNanos() / 1_000_000, p.tuples(),
+            p.spentNanos() / p.tuples(), bestProducer / 1_000_000, bestConsumer / 1_000_000, bestGain));
+    }
+
+    private static Cut shareCut(Window w) {
+        int best = -1;
+        double bestShare = 0;
+        double bestDistance = Double.MAX_VALUE;
+        for (int i = 0; i < w.points().size(); i++) {
+            Point p = w.points().get(i);
+            if (p.tuples() <= 0 || p.spentNanos() < 0 || p.spentNanos() / p.tuples() < MIN_STATIC_EXECUTE_NANOS) {
+                continue;
+            }
+            double share = (double) p.spentNanos() / w.elapsedNanos();
+            if (share >= MIN_STATIC_SHARE && share <= MAX_STATIC_SHARE && Math.abs(share - 0.5) < bestDistance) {
+                best = i;
+                bestShare = share;
+                bestDistance = Math.abs(share - 0.5);
+            }
+        }
+        if (best < 0) {
+            return null;
+        }
+        return new Cut(best, 1, "it took " + Math.round(100 * bestShare) + "% of a thread that was never idle, "
+            + "and a core was free");
+    }
+}

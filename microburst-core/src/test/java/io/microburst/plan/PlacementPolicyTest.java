@@ -1,0 +1,95 @@
+package io.microburst.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.microburst.config.ConfigKeys;
+import io.microburst.plan.PlacementPolicy.Cut;
+import io.microburst.plan.PlacementPolicy.Mode;
+import io.microburst.plan.PlacementPolicy.Point;
+import io.microburst.plan.PlacementPolicy.Window;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The cut decision, from injected measurements: no clock, no threads. */
+class PlacementPolicyTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    /** A spout feeding a fused a feeding a fused b, each costing {@code spout}, {@code a}, {@code b} ns a tuple. */
+    private static Window chain(long spout, long a, long b, long parked) {
+        long tuples = (SECOND - parked) / (spout + a + b);
+        return new Window(SECOND, parked, List.of(new Point("a", tuples, tuples * (a + b)), new Point("b", tuples, tuples * b)));
+    }
+
+    @Test
+    void twoStagesOfAboutHalfEachAreCutWhereTheyBalance() {
+        // a and b each busy 5 µs a tuple, the spout next to nothing: cut at b, a stays with the spout
+        Cut cut = PlacementPolicy.decide(Mode.AUTO, chain(50, 5_000, 5_000, 0), 1, 2);
+        assertNotNull(cut);
+        assertEquals(1, cut.point(), cut.reason());
+        assertTrue(cut.gain() > 1.9 && cut.gain() < 2.0, cut.reason());
+    }
+
+    @Test
+    void aHeavySpoutAndAHeavyBoltArePipelined() {
+        // RollingSort's shape: spout 2 µs, its bolt 1 µs; cut at the bolt: 3 µs become max(2.0, 1.0) plus hand-over
+        Cut cut = PlacementPolicy.decide(Mode.AUTO, chain(2_000, 1_000, 0, 0), 1, 2);
+        assertNotNull(cut);
+        assertEquals(0, cut.point());
+        assertTrue(cut.gain() > 1.45, cut.reason());
+    }
+
+    @Test
+    void aCheapChainStaysFused() {
+        // 20 ns per task: a hand-over would cost about as much as the work it moves
+        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(20, 20, 20, 0), 1, 2));
+        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(15, 15, 15, 0), 1, 2));
+    }
+
+    @Test
+    void aSmallTailIsNotWorthAThread() {
+        // b takes a tenth: cutting gains at most 1.1x
+        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(9_000, 0, 1_000, 0), 1, 2));
+    }
+
+    @Test
+    void nothingIsCutWithoutAFreeCoreOrWhenTheThreadIdles() {
+        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(50, 5_000, 5_000, 0), 2, 2), "every core busy");
+        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(50, 5_000, 5_000, 0), 1, 1), "one core");
+        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(50, 5_000, 5_000, SECOND / 5), 1, 2), "parked a fifth");
+    }
+
+    @Test
+    void unmeasuredPointsAreSkipped() {
+        Window w = new Window(SECOND, 0, List.of(new Point("a", 0, -1), new Point("b", 1000, -1)));
+        assertNull(PlacementPolicy.decide(Mode.AUTO, w, 1, 2));
+        assertNull(PlacementPolicy.decide(Mode.STATIC, w, 1, 2));
+    }
+
+    @Test
+    void theStaticRuleNeedsAMicrosecondAndAQuarterToThreeQuarters() {
+        assertEquals(1, PlacementPolicy.decide(Mode.STATIC, chain(50, 5_000, 5_000, 0), 1, 2).point());
+        // RollingSort's shape: the bolt is a third of the thread at a microsecond: static cuts it too
+        assertNotNull(PlacementPolicy.decide(Mode.STATIC, chain(2_000, 1_000, 0, 0), 1, 2));
+        // WordCount's shape: cheap per tuple, so static never cuts, while auto does
+        Window words = new Window(SECOND, 0, List.of(new Point("split", 1_000_000, 700_000_000L),
+            new Point("count", 10_000_000, 300_000_000L)));
+        assertNull(PlacementPolicy.decide(Mode.STATIC, words, 1, 2));
+        Cut cut = PlacementPolicy.decide(Mode.AUTO, words, 1, 2);
+        assertNotNull(cut);
+        assertEquals(0, cut.point(), cut.reason());
+    }
+
+    @Test
+    void theModeComesFromTheConfiguration() {
+        assertEquals(Mode.AUTO, Mode.of(Map.of()));
+        assertEquals(Mode.STATIC, Mode.of(Map.of(ConfigKeys.PLACEMENT, "Static")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Mode.of(Map.of(ConfigKeys.PLACEMENT, "fast")));
+        assertTrue(e.getMessage().contains("microburst.placement") && e.getMessage().contains("fast"), e.getMessage());
+    }
+}
