@@ -39,7 +39,7 @@ class ArchitectureTest {
         Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer"),
         // the topology: planning threads, lifecycle, supervision, timers, metrics, statistics
         Set.of("Placement", "StopSequence", "Supervisor", "WorkerResources", "MetricsWiring", "TopologyTimers",
-            "StatsViews", "TopologyHost", "TopologyRuntime"));
+            "StatsViews", "ThreadView", "TopologyHost", "TopologyRuntime"));
 
     private static final Pattern EDGE = Pattern.compile("^\\s+(io\\.microburst[\\w.$]*)\\s+->\\s+(io\\.microburst[\\w.$]*)\\s");
 

@@ -39,6 +39,8 @@ final class Outbox {
     private boolean[] cycleDest = new boolean[0];
     private ArrayDeque<Batch>[] overflow;
     private int overflowing;
+    /** Time spent waiting for room in a consumer's full queue; written by the owner thread only, read by any. */
+    private long backpressureNanos;
 
     @SuppressWarnings("unchecked")
     Outbox(Inbox own, Switchboard board, int batchSize) {
@@ -180,23 +182,44 @@ final class Outbox {
             return;
         }
         Inbox dest = board.inbox(i);
-        int waits = 0;
-        while (!dest.batches.offer(out)) {
-            if (board.isHalted()) {
-                board.dropped(out.size);
-                return;
-            }
-            if (cycleDest[i]) {
-                spill(i, out);
-                return;
-            }
-            if ((waits & 1023) == 1023) {
-                out.touch(0, System.nanoTime());
-            }
-            dest.wake();
-            backOff(waits++);
+        if (!dest.batches.offer(out) && !awaitRoom(dest, out, i)) {
+            return;
         }
         dest.wake();
+    }
+
+    /**
+     * Offers {@code out} to a full consumer until it takes it (true), or drops or spills it (false): the slow path of
+     * {@link #flushTo}, which times the wait as backpressure.
+     */
+    private boolean awaitRoom(Inbox dest, Batch out, int i) {
+        long start = System.nanoTime();
+        try {
+            int waits = 0;
+            do {
+                if (board.isHalted()) {
+                    board.dropped(out.size);
+                    return false;
+                }
+                if (cycleDest[i]) {
+                    spill(i, out);
+                    return false;
+                }
+                if ((waits & 1023) == 1023) {
+                    out.touch(0, System.nanoTime());
+                }
+                dest.wake();
+                backOff(waits++);
+            } while (!dest.batches.offer(out));
+            return true;
+        } finally {
+            backpressureNanos += System.nanoTime() - start;
+        }
+    }
+
+    /** Nanoseconds this executor has waited for room in its consumers' full queues. Any thread (a racy read). */
+    long backpressureNanos() {
+        return backpressureNanos;
     }
 
     /** True while batches wait in overflow lists. */
