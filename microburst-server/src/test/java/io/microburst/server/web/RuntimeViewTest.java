@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tasks fused into them, queue capacity, and latency histograms (end to end for the spout, execute for the bolts), both
  * in the runtime JSON the pages read and in the Prometheus scrape.
  */
-class RuntimeViewTest {
+public class RuntimeViewTest {
     private static final int TUPLES = 2000;
 
     @TempDir
