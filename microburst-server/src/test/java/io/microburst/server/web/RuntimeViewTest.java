@@ -3,7 +3,9 @@ package io.microburst.server.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.TaskStats;
+import io.microburst.runtime.ThreadView;
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
 import java.net.URI;
@@ -15,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.storm.Config;
+import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.TopologyContext;
@@ -90,6 +95,43 @@ public class RuntimeViewTest {
         }
     }
 
+    /** A spout that floods a slow bolt through a small queue waits for room: that wait is shown as backpressure. */
+    @Test
+    void waitingForRoomInAFullQueueIsShownAsBackpressure() throws Exception {
+        Map<String, Object> conf = Map.of(ServerConfig.DIR, dir.toString(), Config.NIMBUS_THRIFT_PORT, 0,
+            ServerConfig.UI_PORT, 0);
+        try (MicroburstServer server = MicroburstServer.start(conf)) {
+            TopologyBuilder builder = new TopologyBuilder();
+            builder.setSpout("flood", new FloodSpout(), 1);
+            builder.setBolt("slow", new SlowBolt(), 1).shuffleGrouping("flood");
+            Config topologyConf = new Config();
+            topologyConf.put(ConfigKeys.FUSION, false);
+            topologyConf.put(ConfigKeys.EXECUTOR_QUEUE_SIZE, 64);
+            topologyConf.put(ConfigKeys.PRODUCER_BATCH_SIZE, 8);
+            topologyConf.put(Config.TOPOLOGY_ACKER_EXECUTORS, 0);
+            topologyConf.put(Config.NIMBUS_THRIFT_PORT, server.thriftPort());
+            server.cluster().submitTopology("flooded", topologyConf, builder.createTopology());
+
+            awaitTrue(() -> thread(server, true).backpressureNanos() > 0);
+            awaitTrue(() -> thread(server, false).queuedTuples() > 0);
+            String spoutThread = thread(server, true).name();
+            Matcher m = Pattern.compile("microburst_backpressure_seconds_total\\{thread=\"" + Pattern.quote(spoutThread)
+                + "\",topology=\"flooded\"\\} (\\S+)").matcher(get(server, "/metrics"));
+
+            assertTrue(m.find(), "backpressure of " + spoutThread + " scraped");
+            assertTrue(Double.parseDouble(m.group(1)) > 0, m.group());
+        }
+    }
+
+    private static ThreadView thread(MicroburstServer server, boolean spouts) {
+        try {
+            return server.cluster().getThreadViews("flooded").stream().filter(t -> t.runsSpouts() == spouts)
+                .findFirst().orElseThrow();
+        } catch (NotAliveException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static Map<String, Object> latency(List<Map<String, Object>> latencies, String component, String kind) {
         return latencies.stream().filter(l -> component.equals(l.get("component")) && kind.equals(l.get("kind")))
             .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " latency of " + component + ": " + latencies));
@@ -152,6 +194,43 @@ public class RuntimeViewTest {
         @Override
         public void declareOutputFields(OutputFieldsDeclarer declarer) {
             declarer.declare(new Fields("n"));
+        }
+    }
+
+    /** Emits as fast as it is called, untracked. */
+    public static final class FloodSpout extends BaseRichSpout {
+        private transient SpoutOutputCollector collector;
+        private long next;
+
+        @Override
+        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void nextTuple() {
+            collector.emit(new Values(next++));
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("n"));
+        }
+    }
+
+    /** Takes a millisecond per tuple. */
+    public static final class SlowBolt extends BaseBasicBolt {
+        @Override
+        public void execute(Tuple input, BasicOutputCollector collector) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
         }
     }
 
