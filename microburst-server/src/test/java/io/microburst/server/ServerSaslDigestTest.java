@@ -69,13 +69,13 @@ class ServerSaslDigestTest {
                 assertEquals(List.of("sasl-submitted"), topologies.stream().map(TopologySummary::get_name).toList());
             }
 
-            Map<String, Object> anonymous = clientConf(server, SimpleTransportPlugin.class, null);
+            Map<String, Object> anonymous = refusedOnce(clientConf(server, SimpleTransportPlugin.class, null));
             assertThrows(Exception.class, () -> {
                 try (NimbusClient client = new NimbusClient(anonymous, "localhost", server.thriftPort(), null)) {
                     client.getClient().getClusterInfo();
                 }
             }, "a client without authentication is refused");
-            Map<String, Object> guessing = clientConf(server, DigestSaslTransportPlugin.class, wrong);
+            Map<String, Object> guessing = refusedOnce(clientConf(server, DigestSaslTransportPlugin.class, wrong));
             assertThrows(Exception.class, () -> {
                 try (NimbusClient client = new NimbusClient(guessing, "localhost", server.thriftPort(), null)) {
                     client.getClient().getClusterInfo();
@@ -99,6 +99,12 @@ class ServerSaslDigestTest {
         }
         conf.put(Config.NIMBUS_SEEDS, List.of("localhost"));
         conf.put(Config.NIMBUS_THRIFT_PORT, server.thriftPort());
+        return conf;
+    }
+
+    /** A client that gives up at its first refusal (Storm's clients retry 5 times, 2 s apart, by default). */
+    private static Map<String, Object> refusedOnce(Map<String, Object> conf) {
+        conf.put(Config.STORM_NIMBUS_RETRY_TIMES, 0);
         return conf;
     }
 
