@@ -18,6 +18,7 @@ import io.microburst.plan.TopologyPlan;
 import io.microburst.plan.UserObjects;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
+import io.microburst.runtime.ThreadView;
 import io.microburst.runtime.TopologyRuntime;
 import org.apache.storm.Config;
 import org.apache.storm.ILocalCluster;
@@ -286,6 +287,14 @@ public final class MicroburstCluster implements ILocalCluster {
             result.addAll(v.tasks());
         }
         return result;
+    }
+
+    /**
+     * Live views of a running topology's executor threads: the tasks fused into each, queue fill and backpressure time
+     * (Microburst's own view; Storm has no such notion).
+     */
+    public List<ThreadView> getThreadViews(String name) throws NotAliveException {
+        return byName(name).threadViews();
     }
 
     /** Number of executor threads currently running, over all topologies. */

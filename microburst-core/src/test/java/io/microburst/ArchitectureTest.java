@@ -39,7 +39,7 @@ class ArchitectureTest {
         Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer"),
         // the topology: planning threads, lifecycle, supervision, timers, metrics, statistics
         Set.of("Placement", "StopSequence", "Supervisor", "WorkerResources", "MetricsWiring", "TopologyTimers",
-            "StatsViews", "TopologyHost", "TopologyRuntime", "AutoParallelism"));
+            "StatsViews", "ThreadView", "TopologyHost", "TopologyRuntime", "AutoParallelism"));
 
     private static final Pattern EDGE = Pattern.compile("^\\s+(io\\.microburst[\\w.$]*)\\s+->\\s+(io\\.microburst[\\w.$]*)\\s");
 

@@ -38,6 +38,12 @@ public final class TaskStats {
     final long[] executeSamples;
     final long[] processNanos;
     final long[] processSamples;
+    /**
+     * Sampled execute (bolt) and complete (spout) latencies, made by the owner thread at its first sample; never
+     * copied by {@link #copy()}. Volatile so that readers see a histogram whole.
+     */
+    private volatile LatencyHistogram executeLatencies;
+    private volatile LatencyHistogram completeLatencies;
 
     /**
      * @param outStreams output stream ids, by stream index
@@ -134,9 +140,19 @@ public final class TaskStats {
             executed[input]++;
         }
         if (nanos >= 0) {
-            executeNanos[input] += nanos;
-            executeSamples[input]++;
+            sampledExecute(input, nanos);
         }
+    }
+
+    private void sampledExecute(int input, long nanos) {
+        executeNanos[input] += nanos;
+        executeSamples[input]++;
+        LatencyHistogram h = executeLatencies;
+        if (h == null) {
+            h = new LatencyHistogram();
+            executeLatencies = h;
+        }
+        h.record(nanos);
     }
 
     /** Tuples executed over every input. Owner thread. */
@@ -181,9 +197,29 @@ public final class TaskStats {
     public void spoutAcked(int stream, long completeNanosOrNegative) {
         spoutAcked[stream]++;
         if (completeNanosOrNegative >= 0) {
-            completeNanos[stream] += completeNanosOrNegative;
-            completeSamples[stream]++;
+            sampledComplete(stream, completeNanosOrNegative);
         }
+    }
+
+    private void sampledComplete(int stream, long nanos) {
+        completeNanos[stream] += nanos;
+        completeSamples[stream]++;
+        LatencyHistogram h = completeLatencies;
+        if (h == null) {
+            h = new LatencyHistogram();
+            completeLatencies = h;
+        }
+        h.record(nanos);
+    }
+
+    /** Sampled execute latencies over every input, or null before the first sample. Any thread. */
+    public LatencyHistogram executeLatencies() {
+        return executeLatencies;
+    }
+
+    /** Sampled complete latencies of this spout task's tuple trees, or null before the first sample. Any thread. */
+    public LatencyHistogram completeLatencies() {
+        return completeLatencies;
     }
 
     public void spoutFailed(int stream) {

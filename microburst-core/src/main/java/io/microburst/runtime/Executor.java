@@ -34,6 +34,8 @@ public final class Executor implements Runnable {
     private volatile TaskRunner[] tasks = new TaskRunner[0];
     private SpoutTask[] spouts = new SpoutTask[0];
     private boolean tasksStarted;
+    /** The topology's class loader: the context class loader of this executor's thread. */
+    private ClassLoader loader;
     /** True when this turn called a spout's nextTuple; on an idle turn, that means the spouts had nothing to emit. */
     private boolean spoutsPolled;
     private final Switchboard board;
@@ -73,6 +75,7 @@ public final class Executor implements Runnable {
         this.spouts = runners.stream().filter(t -> t instanceof SpoutTask).toArray(SpoutTask[]::new);
         inbox.connect(outbox, spouts.length > 0);
         this.idle = new IdleStrategy(inbox, outbox, board, spouts, loader);
+        this.loader = loader;
     }
 
     TaskRunner[] tasks() {
@@ -86,6 +89,7 @@ public final class Executor implements Runnable {
     void createThread() {
         Thread t = new Thread(this, name);
         t.setDaemon(true);
+        t.setContextClassLoader(loader);
         inbox.setThread(t);
         outbox.setThread(t);
     }

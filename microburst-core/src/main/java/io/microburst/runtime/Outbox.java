@@ -39,8 +39,8 @@ final class Outbox {
     private boolean[] cycleDest = new boolean[0];
     private ArrayDeque<Batch>[] overflow;
     private int overflowing;
-    /** See {@link #blockedNanos()}; written by the executor's thread only. */
-    private volatile long blockedNanos;
+    /** Time spent waiting for room in a consumer's full queue; written by the owner thread only (on the slow path). */
+    private volatile long backpressureNanos;
 
     @SuppressWarnings("unchecked")
     Outbox(Inbox own, Switchboard board, int batchSize) {
@@ -179,30 +179,44 @@ final class Outbox {
             return;
         }
         Inbox dest = board.inbox(i);
-        int waits = 0;
-        long blockedSince = 0;
-        while (!dest.batches.offer(out)) {
-            if (waits == 0) {
-                blockedSince = System.nanoTime();
-            }
-            if (board.isHalted()) {
-                board.dropped(out.size);
-                return;
-            }
-            if (cycleDest[i]) {
-                spill(i, out);
-                return;
-            }
-            if ((waits & 1023) == 1023) {
-                out.touch(0, System.nanoTime());
-            }
-            dest.wake();
-            backOff(waits++);
-        }
-        if (waits > 0) {
-            blockedNanos += System.nanoTime() - blockedSince;
+        if (!dest.batches.offer(out) && !awaitRoom(dest, out, i)) {
+            return;
         }
         dest.wake();
+    }
+
+    /**
+     * Offers {@code out} to a full consumer until it takes it (true), or drops or spills it (false): the slow path of
+     * {@link #flushTo}, which times the wait as backpressure.
+     */
+    private boolean awaitRoom(Inbox dest, Batch out, int i) {
+        long start = System.nanoTime();
+        try {
+            int waits = 0;
+            do {
+                if (board.isHalted()) {
+                    board.dropped(out.size);
+                    return false;
+                }
+                if (cycleDest[i]) {
+                    spill(i, out);
+                    return false;
+                }
+                if ((waits & 1023) == 1023) {
+                    out.touch(0, System.nanoTime());
+                }
+                dest.wake();
+                backOff(waits++);
+            } while (!dest.batches.offer(out));
+            return true;
+        } finally {
+            backpressureNanos += System.nanoTime() - start;
+        }
+    }
+
+    /** Nanoseconds this executor has waited for room in its consumers' full queues. Any thread. */
+    long backpressureNanos() {
+        return backpressureNanos;
     }
 
     /** True while batches wait in overflow lists. */
@@ -271,7 +285,7 @@ final class Outbox {
 
     /** Nanoseconds this executor's thread has waited for room in full queues (backpressure). Any thread reads. */
     long blockedNanos() {
-        return blockedNanos;
+        return backpressureNanos;
     }
 
     /** How a producer waits for room in a full queue: spin, yield, then park up to 100 µs. */

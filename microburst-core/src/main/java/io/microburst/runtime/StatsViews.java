@@ -39,6 +39,15 @@ final class StatsViews {
         return views;
     }
 
+    /** A live view of each executor thread: its fused tasks, queue fill and backpressure. */
+    static List<ThreadView> threads(Executor[] executors) {
+        List<ThreadView> views = new ArrayList<>();
+        for (Executor e : executors) {
+            views.add(new ThreadView(e));
+        }
+        return views;
+    }
+
     /** Records the counters of every task now (the timer calls it every {@link StatsHistory#RECORD_EVERY_MS}). */
     void record(Executor[] executors) {
         List<TaskStats> all = new ArrayList<>();

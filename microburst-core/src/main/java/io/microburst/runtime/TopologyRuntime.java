@@ -373,6 +373,11 @@ public final class TopologyRuntime {
         return StatsViews.of(placement.executors());
     }
 
+    /** A live view of each executor thread: the tasks fused into it, its queue fill and backpressure time. */
+    public List<ThreadView> threadViews() {
+        return StatsViews.threads(placement.executors());
+    }
+
     /** Number of executor threads. */
     public int executorCount() {
         return placement.executors().length;

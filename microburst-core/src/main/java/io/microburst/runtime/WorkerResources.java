@@ -61,6 +61,7 @@ final class WorkerResources {
             r -> {
                 Thread t = new Thread(r, "microburst-" + plan.name() + "-shared");
                 t.setDaemon(true);
+                t.setContextClassLoader(loader);
                 return t;
             });
         sharedPool.allowCoreThreadTimeOut(true);

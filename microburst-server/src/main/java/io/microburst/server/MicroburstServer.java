@@ -76,7 +76,9 @@ public final class MicroburstServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.host = address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
+        Object localHostname = conf.get(Config.STORM_LOCAL_HOSTNAME);
+        this.host = localHostname instanceof String name && !name.isBlank() ? name
+            : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
         this.cluster = new MicroburstCluster(conf);
         this.nimbus = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
             ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host);
@@ -130,7 +132,10 @@ public final class MicroburstServer implements AutoCloseable {
         }
     }
 
-    /** The host clients should use: the bind address, or this machine's name when bound to every interface. */
+    /**
+     * The host clients should use, as the server advertises it ({@code getLeader}): {@code storm.local.hostname} when
+     * set, as Storm's Nimbus does; else the bind address, or this machine's name when bound to every interface.
+     */
     public String host() {
         return host;
     }

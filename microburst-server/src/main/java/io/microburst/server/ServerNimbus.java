@@ -11,12 +11,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.storm.generated.AlreadyAliveException;
+import org.apache.storm.Config;
+import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.ComponentPageInfo;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.NimbusSummary;
 import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
 import org.apache.storm.generated.TopologyInitialStatus;
@@ -144,7 +147,8 @@ final class ServerNimbus extends ClusterNimbus {
         thread.setContextClassLoader(loader);
         SubmitOptions options = new SubmitOptions(stored.status());
         try {
-            cluster.submitTopologyWithOpts(stored.name(), stored.conf(), stored.topology(), options);
+            cluster.submitTopologyWithOpts(stored.name(), stored.conf(), withExecutors(stored.topology(),
+                stored.executors()), options);
         } catch (TException | RuntimeException e) {
             loader.close();
             throw e;
@@ -155,6 +159,36 @@ final class ServerNimbus extends ClusterNimbus {
         if (replaced != null) {
             replaced.close();
         }
+    }
+
+    /**
+     * The topology with the executor counts of past rebalances: each such component keeps its task count (written
+     * into its configuration's {@code topology.tasks} when it had none) and gets the count as its parallelism, so it
+     * starts as the rebalance left it, as Storm's scheduler would place it again. Components no longer in the topology
+     * are ignored.
+     */
+    @SuppressWarnings("unchecked")
+    static StormTopology withExecutors(StormTopology topology, Map<String, Integer> executors) {
+        if (executors.isEmpty()) {
+            return topology;
+        }
+        StormTopology copy = topology.deepCopy();
+        Map<String, ComponentCommon> commons = new java.util.HashMap<>();
+        copy.get_spouts().forEach((id, spout) -> commons.put(id, spout.get_common()));
+        copy.get_bolts().forEach((id, bolt) -> commons.put(id, bolt.get_common()));
+        executors.forEach((id, count) -> {
+            ComponentCommon common = commons.get(id);
+            if (common == null) {
+                return;
+            }
+            Object parsed = common.is_set_json_conf() ? JSONValue.parse(common.get_json_conf()) : null;
+            Map<String, Object> conf = parsed instanceof Map ? new java.util.HashMap<>((Map<String, Object>) parsed)
+                : new java.util.HashMap<>();
+            conf.putIfAbsent(Config.TOPOLOGY_TASKS, common.is_set_parallelism_hint() ? common.get_parallelism_hint() : 1);
+            common.set_json_conf(JSONValue.toJSONString(conf));
+            common.set_parallelism_hint(count);
+        });
+        return copy;
     }
 
     private static void validateName(String name) throws InvalidTopologyException {
@@ -217,6 +251,20 @@ final class ServerNimbus extends ClusterNimbus {
     public synchronized void deactivate(String name) throws TException {
         super.deactivate(name);
         storeStatus(name, TopologyInitialStatus.INACTIVE);
+    }
+
+    /** Rebalances, and stores the new executor counts before acknowledging, so that a restart keeps them. */
+    @Override
+    public synchronized void rebalance(String name, RebalanceOptions options) throws TException {
+        super.rebalance(name, options);
+        if (options != null && options.get_num_executors() != null && !options.get_num_executors().isEmpty()) {
+            try {
+                store.addExecutorCounts(name, options.get_num_executors());
+            } catch (IOException e) {
+                throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "cannot store the executor counts "
+                    + "of '" + name + "': " + e);
+            }
+        }
     }
 
     private void storeStatus(String name, TopologyInitialStatus status) throws TException {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.TopologyInitialStatus;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The server's memory across restarts, as Nimbus keeps its topologies in ZooKeeper and its blob store: one folder per
  * submitted topology under {@code DIR/topologies/NAME/} holding the jar, the submitted configuration (JSON), the
- * topology (Thrift binary) and its status (ACTIVE or INACTIVE). Every file is written to a temporary name and moved
+ * topology (Thrift binary), its status (ACTIVE or INACTIVE) and, once rebalanced, its executor counts
+ * ({@code executors.json}: component to count, as the last rebalances left them). Every file is written to a temporary name and moved
  * into place atomically, so a process killed at any point leaves either the old or the new version; a folder without
  * its {@code status} file was never completely saved and is ignored.
  *
@@ -33,6 +35,7 @@ final class TopologyStore {
     private static final String CONF = "conf.json";
     private static final String TOPOLOGY = "topology.thrift";
     private static final String STATUS = "status";
+    private static final String EXECUTORS = "executors.json";
 
     private final Path dir;
 
@@ -40,8 +43,13 @@ final class TopologyStore {
         this.dir = Files.createDirectories(dir);
     }
 
-    /** One stored topology. */
-    record Stored(String name, Path jar, Map<String, Object> conf, StormTopology topology, TopologyInitialStatus status) {
+    /**
+     * One stored topology.
+     *
+     * @param executors executor counts set by rebalances since submission, by component (empty when none)
+     */
+    record Stored(String name, Path jar, Map<String, Object> conf, StormTopology topology, TopologyInitialStatus status,
+                  Map<String, Integer> executors) {
     }
 
     /**
@@ -56,7 +64,7 @@ final class TopologyStore {
         writeAtomically(folder.resolve(CONF), JSONValue.toJSONString(conf).getBytes(StandardCharsets.UTF_8));
         writeAtomically(folder.resolve(TOPOLOGY), Utils.thriftSerialize(topology));
         writeAtomically(folder.resolve(STATUS), status.name().getBytes(StandardCharsets.UTF_8));
-        return new Stored(name, folder.resolve(JAR), conf, topology, status);
+        return new Stored(name, folder.resolve(JAR), conf, topology, status, Map.of());
     }
 
     void setStatus(String name, TopologyInitialStatus status) throws IOException {
@@ -64,6 +72,36 @@ final class TopologyStore {
         if (Files.isDirectory(folder)) {
             writeAtomically(folder.resolve(STATUS), status.name().getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /** Keeps the executor counts of a rebalance, over those of earlier ones. */
+    void addExecutorCounts(String name, Map<String, Integer> counts) throws IOException {
+        Path folder = folder(name);
+        if (!Files.isDirectory(folder) || counts.isEmpty()) {
+            return;
+        }
+        Map<String, Integer> all = new TreeMap<>(executors(folder));
+        all.putAll(counts);
+        writeAtomically(folder.resolve(EXECUTORS), JSONValue.toJSONString(all).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Map<String, Integer> executors(Path folder) throws IOException {
+        Path file = folder.resolve(EXECUTORS);
+        if (!Files.isRegularFile(file)) {
+            return Map.of();
+        }
+        Object parsed = JSONValue.parse(Files.readString(file, StandardCharsets.UTF_8));
+        if (!(parsed instanceof Map<?, ?> map)) {
+            throw new IOException(EXECUTORS + " is not a JSON object");
+        }
+        Map<String, Integer> counts = new TreeMap<>();
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            if (!(e.getValue() instanceof Number n)) {
+                throw new IOException(EXECUTORS + ": the count of '" + e.getKey() + "' is not a number");
+            }
+            counts.put(String.valueOf(e.getKey()), n.intValue());
+        }
+        return counts;
     }
 
     void remove(String name) throws IOException {
@@ -100,7 +138,7 @@ final class TopologyStore {
         StormTopology topology = Utils.thriftDeserialize(StormTopology.class, Files.readAllBytes(folder.resolve(TOPOLOGY)));
         TopologyInitialStatus initial = TopologyInitialStatus.valueOf(
             Files.readString(status, StandardCharsets.UTF_8).trim());
-        return new Stored(name, folder.resolve(JAR), (Map<String, Object>) conf, topology, initial);
+        return new Stored(name, folder.resolve(JAR), (Map<String, Object>) conf, topology, initial, executors(folder));
     }
 
     private Path folder(String name) {

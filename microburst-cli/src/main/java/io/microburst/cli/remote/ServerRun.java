@@ -2,12 +2,18 @@ package io.microburst.cli.remote;
 
 import io.microburst.cli.Command;
 import io.microburst.server.MicroburstServer;
+import io.microburst.server.ServerClassLoader;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code microburst server}: starts a {@link MicroburstServer}, says where it listens, and serves until the JVM is
  * asked to stop (Ctrl-C, SIGTERM), when a shutdown hook closes it; the topologies stay stored for the next start.
+ * The server runs inside a {@link ServerClassLoader}, as {@code microburst local} runs inside its topology's loader,
+ * so that storm-client's lookups of user classes by name find the classes of the topologies' jars.
  */
 public final class ServerRun {
     private final Command.Server command;
@@ -20,7 +26,30 @@ public final class ServerRun {
 
     /** Serves until the JVM stops; returns only if interrupted. */
     public int run() throws Exception {
-        MicroburstServer server = MicroburstServer.start(command.conf());
+        ServerClassLoader loader = ServerClassLoader.ofClassPath();
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
+        try {
+            Class<?> inside = Class.forName(ServerRun.class.getName(), true, loader);
+            Method serve = inside.getMethod("serveInServerLoader", Map.class, PrintStream.class);
+            return (Integer) serve.invoke(null, command.conf(), out);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /**
+     * The server, called by {@link #run()} through the server's class loader, in which this class is then loaded: its
+     * parameters are JDK types only, since Microburst's and Storm's classes differ between the loaders.
+     */
+    public static int serveInServerLoader(Map<String, Object> conf, PrintStream out) throws Exception {
+        MicroburstServer server = MicroburstServer.start(conf);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

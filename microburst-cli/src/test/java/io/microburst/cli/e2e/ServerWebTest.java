@@ -162,6 +162,10 @@ class ServerWebTest {
         assertTrue(topology.contains("<h1 id=\"name\">" + TOPOLOGY + "</h1>"), topology);
         assertTrue(topology.contains("class=\"spout\"") && topology.contains("class=\"bolt\""), "graph drawn\n" + topology);
         assertTrue(topology.contains(">greet</a>"), topology);
+        assertTrue(topology.matches("(?s).*<td class=\"tasks\">[^<]*greet:1[^<]*</td>.*"), "threads shown\n" + topology);
+        assertTrue(topology.contains("<div class=\"fill\""), "queue fill shown\n" + topology);
+        assertTrue(topology.matches("(?s).*<td>greet</td><td>execute</td><td>1</td>.*<svg class=\"hist\".*"),
+            "latency histogram shown\n" + topology);
         assertTrue(component.contains(TOPOLOGY + " / greet (bolt)"), component);
         assertTrue(Files.size(SCREENSHOTS.resolve("topology.png")) > 0);
     }

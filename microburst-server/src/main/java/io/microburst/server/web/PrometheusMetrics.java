@@ -7,6 +7,11 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
+import io.microburst.runtime.ThreadView;
+import org.HdrHistogram.Histogram;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.IOException;
@@ -18,8 +23,10 @@ import org.apache.storm.generated.TopologySummary;
 /**
  * The server's metrics in Prometheus' text format, read at each scrape from the runtime's per-task counters (never
  * from the executor threads): per topology, component and task, tuples emitted and transferred per stream, executed,
- * acked and failed per input or stream, and average execute, process and complete latencies, plus each topology's
- * executor count and uptime. Thread-safe.
+ * acked and failed per input or stream, average execute, process and complete latencies, and histograms of the
+ * sampled execute and complete latencies (seconds; {@code topology.stats.sample.rate} says which tuples are timed);
+ * per executor thread, its queue's capacity and fill and the time it waited for room in a consumer's full queue
+ * (backpressure); plus each topology's executor count and uptime. Thread-safe.
  */
 final class PrometheusMetrics {
     private final MicroburstCluster cluster;
@@ -51,6 +58,16 @@ final class PrometheusMetrics {
             "Average complete latency of a spout's tuple trees, per stream");
         GaugeSnapshot.Builder executors = gauge("microburst_topology_executors", "Executors of a topology");
         GaugeSnapshot.Builder uptime = gauge("microburst_topology_uptime_seconds", "Seconds since a topology started");
+        HistogramSnapshot.Builder executeHist = HistogramSnapshot.builder().name("microburst_execute_latency_seconds")
+            .help("Sampled execute latencies of a bolt task, over every input");
+        HistogramSnapshot.Builder completeHist = HistogramSnapshot.builder().name("microburst_complete_latency_seconds")
+            .help("Sampled complete latencies (emit to tree acked) of a spout task's tuple trees");
+        GaugeSnapshot.Builder queueDepth = gauge("microburst_queue_depth",
+            "Tuples waiting in an executor thread's receive queue (batches count as full)");
+        GaugeSnapshot.Builder queueCapacity = gauge("microburst_queue_capacity",
+            "Tuples an executor thread's receive queue holds when full");
+        CounterSnapshot.Builder backpressure = counter("microburst_backpressure_seconds",
+            "Time an executor thread waited for room in a consumer's full queue");
         for (TopologySummary topology : cluster.getTopologySummaries()) {
             String name = topology.get_name();
             Labels topologyLabels = Labels.of("topology", name, "status", topology.get_status());
@@ -67,6 +84,8 @@ final class PrometheusMetrics {
             for (TaskStats task : tasks) {
                 Labels labels = Labels.of("topology", name, "component", task.componentId(),
                     "task", Integer.toString(task.taskId()));
+                histogram(executeHist, labels, LatencyBuckets.snapshot(task.executeLatencies()));
+                histogram(completeHist, labels, LatencyBuckets.snapshot(task.completeLatencies()));
                 for (int s = 0; s < task.outStreamCount(); s++) {
                     Labels stream = labels.add("stream", task.outStream(s));
                     emitted.dataPoint(count(stream, task.emitted(s)));
@@ -86,9 +105,38 @@ final class PrometheusMetrics {
                     processMs.dataPoint(value(input, task.processMsAvg(i)));
                 }
             }
+            threads(name, queueDepth, queueCapacity, backpressure);
         }
         return MetricSnapshots.of(emitted.build(), transferred.build(), executed.build(), acked.build(), failed.build(),
-            executeMs.build(), processMs.build(), completeMs.build(), executors.build(), uptime.build());
+            executeMs.build(), processMs.build(), completeMs.build(), executors.build(), uptime.build(),
+            executeHist.build(), completeHist.build(), queueDepth.build(), queueCapacity.build(), backpressure.build());
+    }
+
+    private void threads(String topology, GaugeSnapshot.Builder depth, GaugeSnapshot.Builder capacity,
+                         CounterSnapshot.Builder backpressure) {
+        List<ThreadView> threads;
+        try {
+            threads = cluster.getThreadViews(topology);
+        } catch (NotAliveException gone) {
+            return;
+        }
+        for (ThreadView thread : threads) {
+            Labels labels = Labels.of("topology", topology, "thread", thread.name());
+            depth.dataPoint(value(labels, thread.queuedTuples()));
+            capacity.dataPoint(value(labels, thread.queueCapacity()));
+            backpressure.dataPoint(CounterDataPointSnapshot.builder().labels(labels)
+                .value(thread.backpressureNanos() / 1e9).build());
+        }
+    }
+
+    private static void histogram(HistogramSnapshot.Builder into, Labels labels, Histogram latencies) {
+        if (latencies == null) {
+            return;
+        }
+        LatencyBuckets b = LatencyBuckets.of(latencies);
+        into.dataPoint(HistogramDataPointSnapshot.builder().labels(labels)
+            .classicHistogramBuckets(ClassicHistogramBuckets.of(LatencyBuckets.BOUNDS_SECONDS, b.counts))
+            .sum(b.sumSeconds).build());
     }
 
     private static CounterSnapshot.Builder counter(String name, String help) {

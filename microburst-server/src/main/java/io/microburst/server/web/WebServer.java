@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's web face on Jetty: the Storm UI REST API under {@code /api/v1/}, Prometheus metrics at
- * {@code /metrics}, and pages for people ({@code /}, {@code /topology.html}, {@code /component.html}) that read the
+ * {@code /metrics}, Microburst's own runtime view under {@code /api/v1/topology/{id}/runtime} (fused threads, queue
+ * fill, backpressure, latency histograms), and pages for people ({@code /}, {@code /topology.html}, {@code /component.html}) that read the
  * same API. Listens on the server's bind address only. Requests that change state ({@code POST}) must carry the
  * server's token in the {@value #TOKEN_HEADER} header; the pages get it embedded, so another web site cannot make a
  * browser act on the server (no CORS header is ever sent). Nothing that arrives is deserialised except JSON bodies of
@@ -44,6 +45,7 @@ public final class WebServer implements AutoCloseable {
     private static final Pattern TOPOLOGY = Pattern.compile("/api/v1/topology/([^/]+)");
     private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
     private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
+    private static final Pattern RUNTIME = Pattern.compile("/api/v1/topology/([^/]+)/runtime");
     private static final Pattern ACTION = Pattern.compile(
         "/api/v1/topology/([^/]+)/(activate|deactivate|kill|rebalance)(?:/(\\d+))?");
     private static final Map<String, String> PAGES = Map.of(
@@ -55,6 +57,7 @@ public final class WebServer implements AutoCloseable {
     private final RestApi api;
     private final Visualization visualization;
     private final PrometheusMetrics metrics;
+    private final RuntimeApi runtime;
     private final String token;
 
     /**
@@ -66,6 +69,7 @@ public final class WebServer implements AutoCloseable {
         this.api = new RestApi(nimbus);
         this.visualization = new Visualization(nimbus);
         this.metrics = new PrometheusMetrics(cluster);
+        this.runtime = new RuntimeApi(cluster);
         this.token = token;
         QueuedThreadPool threads = new QueuedThreadPool(16, 2);
         threads.setName("microburst-web");
@@ -133,6 +137,8 @@ public final class WebServer implements AutoCloseable {
                 json(response, callback, 200, api.component(m.group(1), m.group(2), window));
             } else if ((m = VISUALIZATION.matcher(path)).matches()) {
                 json(response, callback, 200, visualization.of(m.group(1)));
+            } else if ((m = RUNTIME.matcher(path)).matches()) {
+                json(response, callback, 200, runtime.of(m.group(1)));
             } else if ((m = TOPOLOGY.matcher(path)).matches()) {
                 json(response, callback, 200, api.topology(m.group(1), window));
             } else if (path.equals("/metrics")) {

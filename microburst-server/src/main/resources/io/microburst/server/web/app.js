@@ -134,6 +134,57 @@ const Microburst = (() => {
     });
   }
 
+  function fillBar(queued, capacity) {
+    const td = document.createElement('td');
+    const outer = document.createElement('div');
+    const share = capacity > 0 ? Math.min(1, queued / capacity) : 0;
+    outer.className = share >= 0.9 ? 'fill high' : 'fill';
+    outer.title = (100 * share).toFixed(1) + '% full';
+    const inner = document.createElement('div');
+    inner.style.width = (100 * share).toFixed(1) + '%';
+    outer.appendChild(inner);
+    td.appendChild(outer);
+    return td;
+  }
+
+  /** Bars of a latency histogram's buckets, each as high as its share of the largest bucket. */
+  function histogramCell(counts, bounds) {
+    const ns = 'http://www.w3.org/2000/svg';
+    const td = document.createElement('td');
+    const svg = document.createElementNS(ns, 'svg');
+    const width = 8;
+    const height = 30;
+    svg.setAttribute('class', 'hist');
+    svg.setAttribute('width', counts.length * width);
+    svg.setAttribute('height', height);
+    const most = Math.max(1, ...counts);
+    counts.forEach((c, i) => {
+      const rect = document.createElementNS(ns, 'rect');
+      const h = c > 0 ? Math.max(1, Math.round(height * c / most)) : 0;
+      rect.setAttribute('x', i * width); rect.setAttribute('width', width - 1);
+      rect.setAttribute('y', height - h); rect.setAttribute('height', h);
+      const title = document.createElementNS(ns, 'title');
+      title.textContent = '<= ' + bounds[i] + ' s: ' + c;
+      rect.appendChild(title);
+      svg.appendChild(rect);
+    });
+    td.appendChild(svg);
+    return td;
+  }
+
+  async function refreshRuntime(base) {
+    const r = await get(base + '/runtime');
+    fill('threads', r.threads, t => {
+      const tasks = cell(t.tasks.map(k => k.component + ':' + k.task).join(' + '));
+      tasks.className = 'tasks';
+      return [cell(t.name), tasks, fillBar(t.queued, t.queueCapacity), cell(t.queued + ' / ' + t.queueCapacity),
+        cell(rate('bp:' + t.name, t.backpressureMs)), cell(t.backpressureMs.toFixed(1))];
+    });
+    fill('latencies', r.latencies, l => [cell(l.component), cell(l.kind), cell(l.samples), cell(l.p50Ms.toFixed(3)),
+      cell(l.p90Ms.toFixed(3)), cell(l.p99Ms.toFixed(3)), cell(l.p999Ms.toFixed(3)), cell(l.maxMs.toFixed(3)),
+      histogramCell(l.buckets, r.bucketBoundsSeconds)]);
+  }
+
   function topologyPage() {
     const id = params.get('id');
     const base = '/api/v1/topology/' + encodeURIComponent(id);
@@ -158,6 +209,7 @@ const Microburst = (() => {
         .concat(t.bolts.map(b => ({id: b.boltId, type: 'bolt', emitted: b.emitted, executed: b.executed, acked: b.acked})));
       fill('rates', components, c => [cell(c.id), cell(c.type), cell(rate('e:' + c.id, c.emitted)),
         cell(rate('x:' + c.id, c.executed)), cell(rate('a:' + c.id, c.acked))]);
+      await refreshRuntime(base);
     });
   }
 
