@@ -1,21 +1,17 @@
 package io.microburst;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
 import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
-import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.Submission;
 import io.microburst.plan.TopologyPlan;
-import io.microburst.plan.UserObjects;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
 import io.microburst.runtime.TopologyRuntime;
@@ -37,7 +33,6 @@ import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.Time;
 import org.apache.storm.utils.Utils;
 
@@ -100,7 +95,7 @@ public final class MicroburstCluster implements ILocalCluster {
         if (loader == null) {
             loader = MicroburstCluster.class.getClassLoader();
         }
-        checkComponentsDeserialize(topologyName, plan, loader);
+        Submission.checkComponentsDeserialize(topologyName, plan, loader);
         TopologyRuntime runtime;
         synchronized (this) {
             checkOpen();
@@ -134,24 +129,6 @@ public final class MicroburstCluster implements ILocalCluster {
         return new LocalTopology(topologyName);
     }
 
-    /**
-     * Each component is deserialized once at submit, so that one whose deserialization throws is refused here, named,
-     * rather than failing on its executor after the submit returned. Each task still makes its own instance.
-     */
-    private static void checkComponentsDeserialize(String topologyName, TopologyPlan plan, ClassLoader loader)
-        throws InvalidTopologyException {
-        for (ComponentPlan c : plan.components().values()) {
-            try {
-                UserObjects.instantiate(c.object(), loader, c.id());
-            } catch (RuntimeException | LinkageError | StackOverflowError e) {
-                InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
-                    + "': component '" + c.id() + "' cannot be deserialized: " + e);
-                invalid.initCause(e);
-                throw invalid;
-            }
-        }
-    }
-
     private synchronized TransactionalStateServer transactionalStateServer() {
         checkOpen();
         if (stateServer == null) {
@@ -175,7 +152,7 @@ public final class MicroburstCluster implements ILocalCluster {
     public void killTopologyWithOpts(String name, KillOptions options) throws NotAliveException {
         TopologyRuntime runtime = byName(name);
         int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
-            : ObjectReader.getInt(runtime.plan().conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
+            : runtime.plan().defaultWaitSecs();
         runtime.kill(wait, () -> forget(runtime));
     }
 
@@ -199,19 +176,9 @@ public final class MicroburstCluster implements ILocalCluster {
         TopologyRuntime runtime = byName(name);
         Map<String, Integer> counts = options == null || options.get_num_executors() == null
             ? Map.of() : options.get_num_executors();
-        for (Map.Entry<String, Integer> e : counts.entrySet()) {
-            ComponentPlan c = runtime.plan().component(e.getKey());
-            if (c == null) {
-                throw new InvalidTopologyException("Cannot rebalance unknown component '" + e.getKey() + "' of topology '"
-                    + name + "'");
-            }
-            if (e.getValue() == null || e.getValue() < 1 || e.getValue() > c.taskIds().size()) {
-                throw new InvalidTopologyException("Cannot give component '" + e.getKey() + "' " + e.getValue()
-                    + " executors: it must have between 1 and its task count (" + c.taskIds().size() + ")");
-            }
-        }
+        runtime.plan().checkRebalance(counts);
         int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
-            : ObjectReader.getInt(runtime.plan().conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
+            : runtime.plan().defaultWaitSecs();
         runtime.rebalance(counts, wait);
     }
 
