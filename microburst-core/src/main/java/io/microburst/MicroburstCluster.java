@@ -4,10 +4,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
+import io.microburst.cluster.TopologyTable;
+import io.microburst.cluster.Tracking;
 import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.Submission;
@@ -46,14 +47,15 @@ import org.apache.storm.utils.Utils;
 public final class MicroburstCluster implements ILocalCluster {
     private final Map<String, Object> clusterConf;
     private final SharedTimer timer;
-    private final Map<String, TopologyRuntime> byName = new ConcurrentHashMap<>();
-    private final Map<String, TopologyRuntime> byId = new ConcurrentHashMap<>();
+    private final TopologyTable topologies = new TopologyTable();
     private final AtomicInteger submissions = new AtomicInteger();
     private final long startMillis = System.currentTimeMillis();
     /** Storm's defaults.yaml and storm.yaml as read at construction: values equal to these need no validation. */
     private final Map<String, Object> stormDefaults;
     private volatile boolean closed;
     private TransactionalStateServer stateServer;
+    /** Null unless the cluster is tracked. */
+    private final Tracking tracking;
 
     /** A cluster with Storm's default configuration (defaults.yaml, and storm.yaml if one is on the class path). */
     public MicroburstCluster() {
@@ -62,6 +64,20 @@ public final class MicroburstCluster implements ILocalCluster {
 
     /** A cluster whose defaults are Storm's, overridden by {@code clusterConf}. */
     public MicroburstCluster(Map<String, Object> clusterConf) {
+        this(clusterConf, null);
+    }
+
+    /**
+     * A tracked cluster, as Storm's {@code new LocalCluster.Builder().withTracked().build()}: storm-server's
+     * {@code Testing.mkTrackedTopology} and {@code trackedWait} work with it (see {@link Tracking}). Like Storm's,
+     * {@code trackedWait} advances simulated time, so run it with {@code Time.SimulatedTime} on.
+     */
+    public static MicroburstCluster tracked() {
+        return new MicroburstCluster(Map.of(), Tracking.start());
+    }
+
+    private MicroburstCluster(Map<String, Object> clusterConf, Tracking tracking) {
+        this.tracking = tracking;
         StormClasses.initializeInBackground();
         this.stormDefaults = Utils.readStormConfig();
         Map<String, Object> conf = new HashMap<>(stormDefaults);
@@ -89,7 +105,8 @@ public final class MicroburstCluster implements ILocalCluster {
             || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
             topoConf.putAll(transactionalStateServer().topologyConf());
         }
-        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
+        StormTopology submitted = tracking == null ? topology : tracking.instrument(topology);
+        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, submitted, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         if (loader == null) {
@@ -99,25 +116,24 @@ public final class MicroburstCluster implements ILocalCluster {
         TopologyRuntime runtime;
         synchronized (this) {
             checkOpen();
-            TopologyRuntime existing = byName.get(topologyName);
+            TopologyRuntime existing = topologies.listed(topologyName);
             if (existing != null && !existing.isStopped()) {
                 throw new AlreadyAliveException("Topology with name '" + topologyName + "' is already running");
             }
             if (existing != null) {
-                forget(existing);
+                topologies.forget(existing);
             }
             // made only once the checks pass: it creates the topology's working directory
             // (a topology that halts itself stays listed, with its reason, until killed)
             runtime = new TopologyRuntime(plan, loader, timer, halted -> { });
-            byName.put(topologyName, runtime);
-            byId.put(stormId, runtime);
+            topologies.add(runtime);
         }
         try {
             runtime.start(active);
         } catch (RuntimeException | Error e) {
             // whatever failed, nothing is left behind: threads, timers, working directory, the listing
             runtime.stopNow();
-            forget(runtime);
+            topologies.forget(runtime);
             if (e instanceof Error error) {
                 throw error;
             }
@@ -150,20 +166,20 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     @Override
     public void killTopologyWithOpts(String name, KillOptions options) throws NotAliveException {
-        TopologyRuntime runtime = byName(name);
+        TopologyRuntime runtime = topologies.byName(name);
         int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
             : runtime.plan().defaultWaitSecs();
-        runtime.kill(wait, () -> forget(runtime));
+        runtime.kill(wait, () -> topologies.forget(runtime));
     }
 
     @Override
     public void activate(String topologyName) throws NotAliveException {
-        byName(topologyName).setActive(true);
+        topologies.byName(topologyName).setActive(true);
     }
 
     @Override
     public void deactivate(String topologyName) throws NotAliveException {
-        byName(topologyName).setActive(false);
+        topologies.byName(topologyName).setActive(false);
     }
 
     /**
@@ -173,7 +189,7 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     @Override
     public void rebalance(String name, RebalanceOptions options) throws NotAliveException, InvalidTopologyException {
-        TopologyRuntime runtime = byName(name);
+        TopologyRuntime runtime = topologies.byName(name);
         Map<String, Integer> counts = options == null || options.get_num_executors() == null
             ? Map.of() : options.get_num_executors();
         runtime.plan().checkRebalance(counts);
@@ -191,12 +207,13 @@ public final class MicroburstCluster implements ILocalCluster {
     @Override
     public String getTopologyConf(String id) throws NotAliveException {
         // The transactional state server's secret stays in the process.
-        return JSONValue.toJSONString(Utils.redactValue(byId(id).plan().conf(), Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
+        return JSONValue.toJSONString(Utils.redactValue(topologies.byId(id).plan().conf(),
+            Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
     }
 
     @Override
     public StormTopology getTopology(String id) throws NotAliveException {
-        return byId(id).plan().topology().deepCopy();
+        return topologies.byId(id).plan().topology().deepCopy();
     }
 
     @Override
@@ -207,7 +224,7 @@ public final class MicroburstCluster implements ILocalCluster {
     @Override
     public List<TopologySummary> getTopologySummaries() {
         List<TopologySummary> result = new ArrayList<>();
-        for (TopologyRuntime r : byName.values()) {
+        for (TopologyRuntime r : topologies.all()) {
             result.add(ClusterViews.summary(r));
         }
         return result;
@@ -215,32 +232,32 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public TopologySummary getTopologySummaryByName(String name) throws NotAliveException {
-        return ClusterViews.summary(byName(name));
+        return ClusterViews.summary(topologies.byName(name));
     }
 
     @Override
     public TopologySummary getTopologySummary(String id) throws NotAliveException {
-        return ClusterViews.summary(byId(id));
+        return ClusterViews.summary(topologies.byId(id));
     }
 
     @Override
     public TopologyInfo getTopologyInfo(String id) throws NotAliveException {
-        return ClusterViews.info(byId(id), NumErrorsChoice.ALL);
+        return ClusterViews.info(topologies.byId(id), NumErrorsChoice.ALL);
     }
 
     @Override
     public TopologyInfo getTopologyInfoByName(String name) throws NotAliveException {
-        return ClusterViews.info(byName(name), NumErrorsChoice.ALL);
+        return ClusterViews.info(topologies.byName(name), NumErrorsChoice.ALL);
     }
 
     @Override
     public TopologyInfo getTopologyInfoWithOpts(String id, GetInfoOptions options) throws NotAliveException {
-        return ClusterViews.info(byId(id), errorChoice(options));
+        return ClusterViews.info(topologies.byId(id), errorChoice(options));
     }
 
     @Override
     public TopologyInfo getTopologyInfoByNameWithOpts(String name, GetInfoOptions options) throws NotAliveException {
-        return ClusterViews.info(byName(name), errorChoice(options));
+        return ClusterViews.info(topologies.byName(name), errorChoice(options));
     }
 
     /**
@@ -249,7 +266,7 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     public List<TaskStats> getTaskStats(String name) throws NotAliveException {
         List<TaskStats> result = new ArrayList<>();
-        for (ExecutorView v : byName(name).executorViews()) {
+        for (ExecutorView v : topologies.byName(name).executorViews()) {
             result.addAll(v.tasks());
         }
         return result;
@@ -258,7 +275,7 @@ public final class MicroburstCluster implements ILocalCluster {
     /** Number of executor threads currently running, over all topologies. */
     public int liveExecutors() {
         int n = 0;
-        for (TopologyRuntime r : byName.values()) {
+        for (TopologyRuntime r : topologies.all()) {
             n += r.liveExecutorThreads();
         }
         return n;
@@ -303,10 +320,10 @@ public final class MicroburstCluster implements ILocalCluster {
         }
     }
 
-    /** Null, as for Storm's LocalCluster when it is not a tracked cluster: Microburst does not track topologies. */
+    /** The id under which a {@link #tracked()} cluster keeps its counters; null, as Storm's, for any other. */
     @Override
     public String getTrackedId() {
-        return null;
+        return tracking == null ? null : tracking.id();
     }
 
     /** Kills every topology (without waiting for in-flight work) and stops the timer thread. */
@@ -318,10 +335,10 @@ public final class MicroburstCluster implements ILocalCluster {
             }
             closed = true;
         }
-        List<TopologyRuntime> all = new ArrayList<>(byName.values());
+        List<TopologyRuntime> all = topologies.all();
         for (TopologyRuntime r : all) {
             r.stopNow();
-            forget(r);
+            topologies.forget(r);
         }
         for (TopologyRuntime r : all) {
             r.awaitHelperThreads();
@@ -334,35 +351,9 @@ public final class MicroburstCluster implements ILocalCluster {
                 stateServer = null;
             }
         }
-    }
-
-    private void forget(TopologyRuntime runtime) {
-        byName.remove(runtime.plan().name(), runtime);
-        byId.remove(runtime.plan().stormId(), runtime);
-    }
-
-    private TopologyRuntime byName(String name) throws NotAliveException {
-        TopologyRuntime r = name == null ? null : byName.get(name);
-        if (r == null) {
-            throw new NotAliveException("No topology named '" + name + "' is running");
+        if (tracking != null) {
+            tracking.close();
         }
-        return r;
-    }
-
-    private TopologyRuntime byId(String id) throws NotAliveException {
-        TopologyRuntime r = id == null ? null : byId.get(id);
-        if (r == null) {
-            r = name(id);
-        }
-        if (r == null) {
-            throw new NotAliveException("No topology with id '" + id + "' is running");
-        }
-        return r;
-    }
-
-    /** Storm's LocalCluster also accepts a name where an id is asked for; so do we. */
-    private TopologyRuntime name(String id) {
-        return id == null ? null : byName.get(id);
     }
 
     private static NumErrorsChoice errorChoice(GetInfoOptions options) {
