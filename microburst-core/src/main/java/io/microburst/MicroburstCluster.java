@@ -1,21 +1,18 @@
 package io.microburst;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
+import io.microburst.cluster.TopologyTable;
+import io.microburst.cluster.Tracking;
 import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
-import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.Submission;
 import io.microburst.plan.TopologyPlan;
-import io.microburst.plan.UserObjects;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
 import io.microburst.runtime.ThreadView;
@@ -38,7 +35,6 @@ import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.Time;
 import org.apache.storm.utils.Utils;
 
@@ -52,14 +48,15 @@ import org.apache.storm.utils.Utils;
 public final class MicroburstCluster implements ILocalCluster {
     private final Map<String, Object> clusterConf;
     private final SharedTimer timer;
-    private final Map<String, TopologyRuntime> byName = new ConcurrentHashMap<>();
-    private final Map<String, TopologyRuntime> byId = new ConcurrentHashMap<>();
+    private final TopologyTable topologies = new TopologyTable();
     private final AtomicInteger submissions = new AtomicInteger();
     private final long startMillis = System.currentTimeMillis();
     /** Storm's defaults.yaml and storm.yaml as read at construction: values equal to these need no validation. */
     private final Map<String, Object> stormDefaults;
     private volatile boolean closed;
     private TransactionalStateServer stateServer;
+    /** Null unless the cluster is tracked. */
+    private final Tracking tracking;
 
     /** A cluster with Storm's default configuration (defaults.yaml, and storm.yaml if one is on the class path). */
     public MicroburstCluster() {
@@ -68,6 +65,20 @@ public final class MicroburstCluster implements ILocalCluster {
 
     /** A cluster whose defaults are Storm's, overridden by {@code clusterConf}. */
     public MicroburstCluster(Map<String, Object> clusterConf) {
+        this(clusterConf, null);
+    }
+
+    /**
+     * A tracked cluster, as Storm's {@code new LocalCluster.Builder().withTracked().build()}: storm-server's
+     * {@code Testing.mkTrackedTopology} and {@code trackedWait} work with it (see {@link Tracking}). Like Storm's,
+     * {@code trackedWait} advances simulated time, so run it with {@code Time.SimulatedTime} on.
+     */
+    public static MicroburstCluster tracked() {
+        return new MicroburstCluster(Map.of(), Tracking.start());
+    }
+
+    private MicroburstCluster(Map<String, Object> clusterConf, Tracking tracking) {
+        this.tracking = tracking;
         StormClasses.initializeInBackground();
         this.stormDefaults = Utils.readStormConfig();
         Map<String, Object> conf = new HashMap<>(stormDefaults);
@@ -95,35 +106,35 @@ public final class MicroburstCluster implements ILocalCluster {
             || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
             topoConf.putAll(transactionalStateServer().topologyConf());
         }
-        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, topology, stormDefaults);
+        StormTopology submitted = tracking == null ? topology : tracking.instrument(topology);
+        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, submitted, stormDefaults);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         if (loader == null) {
             loader = MicroburstCluster.class.getClassLoader();
         }
-        checkComponentsDeserialize(topologyName, plan, loader);
+        Submission.checkComponentsDeserialize(topologyName, plan, loader);
         TopologyRuntime runtime;
         synchronized (this) {
             checkOpen();
-            TopologyRuntime existing = byName.get(topologyName);
+            TopologyRuntime existing = topologies.listed(topologyName);
             if (existing != null && !existing.isStopped()) {
                 throw new AlreadyAliveException("Topology with name '" + topologyName + "' is already running");
             }
             if (existing != null) {
-                forget(existing);
+                topologies.forget(existing);
             }
             // made only once the checks pass: it creates the topology's working directory
             // (a topology that halts itself stays listed, with its reason, until killed)
             runtime = new TopologyRuntime(plan, loader, timer, halted -> { });
-            byName.put(topologyName, runtime);
-            byId.put(stormId, runtime);
+            topologies.add(runtime);
         }
         try {
             runtime.start(active);
         } catch (RuntimeException | Error e) {
             // whatever failed, nothing is left behind: threads, timers, working directory, the listing
             runtime.stopNow();
-            forget(runtime);
+            topologies.forget(runtime);
             if (e instanceof Error error) {
                 throw error;
             }
@@ -133,24 +144,6 @@ public final class MicroburstCluster implements ILocalCluster {
             throw invalid;
         }
         return new LocalTopology(topologyName);
-    }
-
-    /**
-     * Each component is deserialized once at submit, so that one whose deserialization throws is refused here, named,
-     * rather than failing on its executor after the submit returned. Each task still makes its own instance.
-     */
-    private static void checkComponentsDeserialize(String topologyName, TopologyPlan plan, ClassLoader loader)
-        throws InvalidTopologyException {
-        for (ComponentPlan c : plan.components().values()) {
-            try {
-                UserObjects.instantiate(c.object(), loader, c.id());
-            } catch (RuntimeException | LinkageError | StackOverflowError e) {
-                InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
-                    + "': component '" + c.id() + "' cannot be deserialized: " + e);
-                invalid.initCause(e);
-                throw invalid;
-            }
-        }
     }
 
     private synchronized TransactionalStateServer transactionalStateServer() {
@@ -174,20 +167,20 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     @Override
     public void killTopologyWithOpts(String name, KillOptions options) throws NotAliveException {
-        TopologyRuntime runtime = byName(name);
+        TopologyRuntime runtime = topologies.byName(name);
         int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
-            : ObjectReader.getInt(runtime.plan().conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
-        runtime.kill(wait, () -> forget(runtime));
+            : runtime.plan().defaultWaitSecs();
+        runtime.kill(wait, () -> topologies.forget(runtime));
     }
 
     @Override
     public void activate(String topologyName) throws NotAliveException {
-        byName(topologyName).setActive(true);
+        topologies.byName(topologyName).setActive(true);
     }
 
     @Override
     public void deactivate(String topologyName) throws NotAliveException {
-        byName(topologyName).setActive(false);
+        topologies.byName(topologyName).setActive(false);
     }
 
     /**
@@ -197,22 +190,12 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     @Override
     public void rebalance(String name, RebalanceOptions options) throws NotAliveException, InvalidTopologyException {
-        TopologyRuntime runtime = byName(name);
+        TopologyRuntime runtime = topologies.byName(name);
         Map<String, Integer> counts = options == null || options.get_num_executors() == null
             ? Map.of() : options.get_num_executors();
-        for (Map.Entry<String, Integer> e : counts.entrySet()) {
-            ComponentPlan c = runtime.plan().component(e.getKey());
-            if (c == null) {
-                throw new InvalidTopologyException("Cannot rebalance unknown component '" + e.getKey() + "' of topology '"
-                    + name + "'");
-            }
-            if (e.getValue() == null || e.getValue() < 1 || e.getValue() > c.taskIds().size()) {
-                throw new InvalidTopologyException("Cannot give component '" + e.getKey() + "' " + e.getValue()
-                    + " executors: it must have between 1 and its task count (" + c.taskIds().size() + ")");
-            }
-        }
+        runtime.plan().checkRebalance(counts);
         int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
-            : ObjectReader.getInt(runtime.plan().conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
+            : runtime.plan().defaultWaitSecs();
         runtime.rebalance(counts, wait);
     }
 
@@ -225,12 +208,13 @@ public final class MicroburstCluster implements ILocalCluster {
     @Override
     public String getTopologyConf(String id) throws NotAliveException {
         // The transactional state server's secret stays in the process.
-        return JSONValue.toJSONString(Utils.redactValue(byId(id).plan().conf(), Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
+        return JSONValue.toJSONString(Utils.redactValue(topologies.byId(id).plan().conf(),
+            Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
     }
 
     @Override
     public StormTopology getTopology(String id) throws NotAliveException {
-        return byId(id).plan().topology().deepCopy();
+        return topologies.byId(id).plan().topology().deepCopy();
     }
 
     @Override
@@ -241,7 +225,7 @@ public final class MicroburstCluster implements ILocalCluster {
     @Override
     public List<TopologySummary> getTopologySummaries() {
         List<TopologySummary> result = new ArrayList<>();
-        for (TopologyRuntime r : byName.values()) {
+        for (TopologyRuntime r : topologies.all()) {
             result.add(ClusterViews.summary(r));
         }
         return result;
@@ -249,32 +233,32 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public TopologySummary getTopologySummaryByName(String name) throws NotAliveException {
-        return ClusterViews.summary(byName(name));
+        return ClusterViews.summary(topologies.byName(name));
     }
 
     @Override
     public TopologySummary getTopologySummary(String id) throws NotAliveException {
-        return ClusterViews.summary(byId(id));
+        return ClusterViews.summary(topologies.byId(id));
     }
 
     @Override
     public TopologyInfo getTopologyInfo(String id) throws NotAliveException {
-        return ClusterViews.info(byId(id), NumErrorsChoice.ALL);
+        return ClusterViews.info(topologies.byId(id), NumErrorsChoice.ALL);
     }
 
     @Override
     public TopologyInfo getTopologyInfoByName(String name) throws NotAliveException {
-        return ClusterViews.info(byName(name), NumErrorsChoice.ALL);
+        return ClusterViews.info(topologies.byName(name), NumErrorsChoice.ALL);
     }
 
     @Override
     public TopologyInfo getTopologyInfoWithOpts(String id, GetInfoOptions options) throws NotAliveException {
-        return ClusterViews.info(byId(id), errorChoice(options));
+        return ClusterViews.info(topologies.byId(id), errorChoice(options));
     }
 
     @Override
     public TopologyInfo getTopologyInfoByNameWithOpts(String name, GetInfoOptions options) throws NotAliveException {
-        return ClusterViews.info(byName(name), errorChoice(options));
+        return ClusterViews.info(topologies.byName(name), errorChoice(options));
     }
 
     /**
@@ -283,7 +267,7 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     public List<TaskStats> getTaskStats(String name) throws NotAliveException {
         List<TaskStats> result = new ArrayList<>();
-        for (ExecutorView v : byName(name).executorViews()) {
+        for (ExecutorView v : topologies.byName(name).executorViews()) {
             result.addAll(v.tasks());
         }
         return result;
@@ -300,7 +284,7 @@ public final class MicroburstCluster implements ILocalCluster {
     /** Number of executor threads currently running, over all topologies. */
     public int liveExecutors() {
         int n = 0;
-        for (TopologyRuntime r : byName.values()) {
+        for (TopologyRuntime r : topologies.all()) {
             n += r.liveExecutorThreads();
         }
         return n;
@@ -345,10 +329,10 @@ public final class MicroburstCluster implements ILocalCluster {
         }
     }
 
-    /** Null, as for Storm's LocalCluster when it is not a tracked cluster: Microburst does not track topologies. */
+    /** The id under which a {@link #tracked()} cluster keeps its counters; null, as Storm's, for any other. */
     @Override
     public String getTrackedId() {
-        return null;
+        return tracking == null ? null : tracking.id();
     }
 
     /** Kills every topology (without waiting for in-flight work) and stops the timer thread. */
@@ -360,10 +344,10 @@ public final class MicroburstCluster implements ILocalCluster {
             }
             closed = true;
         }
-        List<TopologyRuntime> all = new ArrayList<>(byName.values());
+        List<TopologyRuntime> all = topologies.all();
         for (TopologyRuntime r : all) {
             r.stopNow();
-            forget(r);
+            topologies.forget(r);
         }
         for (TopologyRuntime r : all) {
             r.awaitHelperThreads();
@@ -376,35 +360,9 @@ public final class MicroburstCluster implements ILocalCluster {
                 stateServer = null;
             }
         }
-    }
-
-    private void forget(TopologyRuntime runtime) {
-        byName.remove(runtime.plan().name(), runtime);
-        byId.remove(runtime.plan().stormId(), runtime);
-    }
-
-    private TopologyRuntime byName(String name) throws NotAliveException {
-        TopologyRuntime r = name == null ? null : byName.get(name);
-        if (r == null) {
-            throw new NotAliveException("No topology named '" + name + "' is running");
+        if (tracking != null) {
+            tracking.close();
         }
-        return r;
-    }
-
-    private TopologyRuntime byId(String id) throws NotAliveException {
-        TopologyRuntime r = id == null ? null : byId.get(id);
-        if (r == null) {
-            r = name(id);
-        }
-        if (r == null) {
-            throw new NotAliveException("No topology with id '" + id + "' is running");
-        }
-        return r;
-    }
-
-    /** Storm's LocalCluster also accepts a name where an id is asked for; so do we. */
-    private TopologyRuntime name(String id) {
-        return id == null ? null : byName.get(id);
     }
 
     private static NumErrorsChoice errorChoice(GetInfoOptions options) {

@@ -19,8 +19,8 @@ import org.apache.storm.utils.Utils;
  * {@code <component>:<stream>} input (bolt), {@code __execute-count-<component>:<stream>}, each with a
  * {@code .m1_rate} gauge (events over the last minute, per second); gauges averaging the latest latencies in ms,
  * {@code __complete-latency-<stream>}, {@code __process-latency-} and {@code __execute-latency-<component>:<stream>};
- * {@code __capacity} for bolts; and the receive queue's {@code receive-queue-capacity}, {@code -population} and
- * {@code -pct_full}. Like Storm's, a counter or latency appears once its first event happened. Unlike Storm's, which
+ * {@code __capacity} for bolts; and the receive queue's {@code receive-queue-capacity}, {@code -population},
+ * {@code -pct_full}, {@code -arrival_rate_secs} (over the interval between reads) and {@code -sojourn_time_ms}. Like Storm's, a counter or latency appears once its first event happened. Unlike Storm's, which
  * count one sampled event as {@code 1/topology.stats.sample.rate} events, counts are exact.
  *
  * <p>Threading: every method holds the lock of the {@code owned} set, which the task's new instances also hold while
@@ -41,6 +41,9 @@ public final class BuiltinTaskMetrics {
     private TaskStats stats;
     private TaskStats last;
     private long lastNanos = System.nanoTime();
+    private final IntSupplier queuePopulation;
+    private int lastPopulation;
+    private volatile double arrivalRate;
 
     public BuiltinTaskMetrics(TaskStats stats, StormMetricRegistry registry, String topologyId, int port, boolean bolt,
         Set<Metric> owned, IntSupplier queueCapacity, IntSupplier queuePopulation) {
@@ -50,6 +53,7 @@ public final class BuiltinTaskMetrics {
         this.port = port;
         this.bolt = bolt;
         this.owned = owned;
+        this.queuePopulation = queuePopulation;
         String component = stats.componentId();
         int task = stats.taskId();
         gauge(registry.gauge("receive-queue-capacity", (Gauge<Integer>) queueCapacity::getAsInt, topologyId,
@@ -59,6 +63,13 @@ public final class BuiltinTaskMetrics {
         gauge(registry.gauge("receive-queue-pct_full",
             (Gauge<Float>) () -> 1.0F * queuePopulation.getAsInt() / Math.max(1, queueCapacity.getAsInt()), topologyId,
             component, task, port));
+        gauge(registry.gauge("receive-queue-arrival_rate_secs", (Gauge<Double>) () -> arrivalRate, topologyId, component,
+            task, port));
+        // as Storm's: how long a tuple arriving now waits, by Little's law (population over arrival rate)
+        gauge(registry.gauge("receive-queue-sojourn_time_ms", (Gauge<Double>) () -> {
+            double rate = arrivalRate;
+            return rate > 0 ? 1000.0 * queuePopulation.getAsInt() / rate : 0.0;
+        }, topologyId, component, task, port));
     }
 
     private void gauge(Gauge<?> g) {
@@ -115,6 +126,7 @@ public final class BuiltinTaskMetrics {
                 average("__process-latency-" + key, stream, d.processMsAvg(i));
             }
         }
+        updateArrivalRate(d, elapsed);
         if (bolt && (busyNanos > 0 || averages.containsKey("__capacity"))) {
             // the share of the interval spent executing, as Storm's capacity is (over its ten-minute window)
             average("__capacity", Utils.DEFAULT_STREAM_ID, busyNanos / elapsed);
@@ -122,6 +134,25 @@ public final class BuiltinTaskMetrics {
         for (Rate r : rates.values()) {
             r.sample(now);
         }
+    }
+
+    /**
+     * Arrivals at the receive queue over the interval: what the task took from it (tuples executed; for a spout, the
+     * acks and fails delivered) plus the growth of its population.
+     */
+    private void updateArrivalRate(TaskStats d, long elapsedNanos) {
+        long taken = 0;
+        for (int i = 0; i < d.inputCount(); i++) {
+            taken += d.executed(i);
+        }
+        if (!bolt) {
+            for (int s = 0; s < d.outStreamCount(); s++) {
+                taken += d.spoutAckedCount(s) + d.spoutFailedCount(s);
+            }
+        }
+        int population = queuePopulation.getAsInt();
+        arrivalRate = Math.max(0, taken + population - lastPopulation) * 1e9 / elapsedNanos;
+        lastPopulation = population;
     }
 
     private void count(String name, String stream, long delta, long now) {

@@ -9,8 +9,9 @@ import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.utils.Utils;
 
 /**
- * What a submission must pass before it is planned: a usable topology name, and a configuration that survives the
- * JSON transport a real cluster puts it through (as Storm's LocalCluster also requires).
+ * What a submission must pass: a usable topology name and a configuration that survives the JSON transport a real
+ * cluster puts it through (as Storm's LocalCluster also requires) before it is planned, and components that
+ * deserialize once it is.
  *
  * <p>Threading: stateless; any thread.
  */
@@ -35,6 +36,24 @@ public final class Submission {
             topoConf.remove(Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD);
         }
         return topoConf;
+    }
+
+    /**
+     * Each component is deserialized once at submit, so that one whose deserialization throws is refused here, named,
+     * rather than failing on its executor after the submit returned. Each task still makes its own instance.
+     */
+    public static void checkComponentsDeserialize(String topologyName, TopologyPlan plan, ClassLoader loader)
+        throws InvalidTopologyException {
+        for (ComponentPlan c : plan.components().values()) {
+            try {
+                UserObjects.instantiate(c.object(), loader, c.id());
+            } catch (RuntimeException | LinkageError | StackOverflowError e) {
+                InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
+                    + "': component '" + c.id() + "' cannot be deserialized: " + e);
+                invalid.initCause(e);
+                throw invalid;
+            }
+        }
     }
 
     /** Refuses an empty name or one with a character a cluster cannot use in paths and ids. */

@@ -23,6 +23,7 @@ import org.apache.storm.generated.StateSpoutSpec;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.StreamInfo;
 import org.apache.storm.tuple.Fields;
+import org.apache.storm.utils.ObjectReader;
 
 /**
  * A validated topology turned into what the runtime needs: task ids, per-component configuration, stream schemas and
@@ -339,5 +340,26 @@ public final class TopologyPlan {
     public void setExecutors(String componentId, int executors) {
         ComponentPlan c = components.get(componentId);
         c.setExecutors(Math.max(1, Math.min(executors, c.taskIds().size())));
+    }
+    /**
+     * Refuses executor counts a rebalance cannot give: an unknown component, or a count outside 1..its task count.
+     */
+    public void checkRebalance(Map<String, Integer> executorCounts) throws InvalidTopologyException {
+        for (Map.Entry<String, Integer> e : executorCounts.entrySet()) {
+            ComponentPlan c = component(e.getKey());
+            if (c == null) {
+                throw new InvalidTopologyException("Cannot rebalance unknown component '" + e.getKey() + "' of topology '"
+                    + name() + "'");
+            }
+            if (e.getValue() == null || e.getValue() < 1 || e.getValue() > c.taskIds().size()) {
+                throw new InvalidTopologyException("Cannot give component '" + e.getKey() + "' " + e.getValue()
+                    + " executors: it must have between 1 and its task count (" + c.taskIds().size() + ")");
+            }
+        }
+    }
+
+    /** Seconds a kill or rebalance waits when its options name none: the message timeout, as Storm does. */
+    public int defaultWaitSecs() {
+        return ObjectReader.getInt(conf().get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
     }
 }

@@ -51,20 +51,31 @@ final class WorkDir implements AutoCloseable {
     }
 
     /**
-     * Creates the directory and copies into {@code code/} the contents of every {@code resources} folder visible to
-     * {@code loader}, in class path order; where two folders hold the same file, the first one's is kept, as the first
-     * class of a name wins.
+     * Creates the directory and copies into {@code code/} the top-level {@code resources/} folder of the submitted
+     * topology jar (the {@code storm.jar} system property, as StormSubmitter reads it; read entry by entry, so a jar
+     * without directory entries counts too), then of every jar and folder {@code loader} sees, in class path order;
+     * where two hold the same file, the first one's is kept, as the first class of a name wins.
      */
     static WorkDir create(String topologyName, ClassLoader loader) {
         try {
             WorkDir dir = new WorkDir(Files.createTempDirectory("microburst-" + topologyName.replaceAll("[^A-Za-z0-9_-]",
                 "_") + "-"));
+            String submitted = System.getProperty("storm.jar");
+            if (submitted != null && Files.isRegularFile(Paths.get(submitted))) {
+                dir.copyJarResources(Paths.get(submitted));
+            }
             for (URL url : Collections.list(loader.getResources(RESOURCES))) {
                 dir.copyResources(url);
             }
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a working directory for topology '" + topologyName + "'", e);
+        }
+    }
+
+    private void copyJarResources(Path jarPath) throws IOException {
+        try (JarFile jar = new JarFile(jarPath.toFile())) {
+            copyJar(jar);
         }
     }
 
@@ -93,22 +104,26 @@ final class WorkDir implements AutoCloseable {
             JarURLConnection connection = (JarURLConnection) url.openConnection();
             connection.setUseCaches(false);
             try (JarFile jar = connection.getJarFile()) {
-                for (JarEntry e : Collections.list(jar.entries())) {
-                    if (!e.getName().startsWith(RESOURCES + "/")) {
-                        continue;
-                    }
-                    Path to = code.resolve(e.getName().substring(RESOURCES.length() + 1)).normalize();
-                    if (!to.startsWith(code)) {
-                        continue; // an entry naming a path outside the directory is skipped
-                    }
-                    if (e.isDirectory()) {
-                        Files.createDirectories(to);
-                    } else if (!Files.exists(to)) {
-                        Files.createDirectories(to.getParent());
-                        try (InputStream in = jar.getInputStream(e)) {
-                            Files.copy(in, to);
-                        }
-                    }
+                copyJar(jar);
+            }
+        }
+    }
+
+    private void copyJar(JarFile jar) throws IOException {
+        for (JarEntry e : Collections.list(jar.entries())) {
+            if (!e.getName().startsWith(RESOURCES + "/")) {
+                continue;
+            }
+            Path to = code.resolve(e.getName().substring(RESOURCES.length() + 1)).normalize();
+            if (!to.startsWith(code)) {
+                continue; // an entry naming a path outside the directory is skipped
+            }
+            if (e.isDirectory()) {
+                Files.createDirectories(to);
+            } else if (!Files.exists(to)) {
+                Files.createDirectories(to.getParent());
+                try (InputStream in = jar.getInputStream(e)) {
+                    Files.copy(in, to);
                 }
             }
         }

@@ -38,7 +38,7 @@ class BuiltinMetricsParityTest extends ParityTestSupport {
         "__ack-count-default.m1_rate");
     private static final List<String> BOLT_SHAPES = List.of("__execute-latency-spout:default", "__process-latency-spout:default",
         "__execute-count-spout:default.m1_rate", "__capacity", "receive-queue-capacity", "receive-queue-population",
-        "receive-queue-pct_full");
+        "receive-queue-pct_full", "receive-queue-arrival_rate_secs", "receive-queue-sojourn_time_ms");
 
     @Test
     void builtinTaskMetricsReachConsumersAsInStorm() throws Exception {

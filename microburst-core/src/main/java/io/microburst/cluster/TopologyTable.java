@@ -1,0 +1,59 @@
+package io.microburst.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import io.microburst.runtime.TopologyRuntime;
+import org.apache.storm.generated.NotAliveException;
+
+/**
+ * The topologies a cluster lists, by name and by id. A lookup that finds nothing throws Storm's
+ * {@link NotAliveException} naming what was asked for; as with Storm's LocalCluster, a name is accepted where an id is
+ * asked for.
+ *
+ * <p>Threading: any thread (concurrent maps); the cluster serializes additions with its own lock.
+ */
+public final class TopologyTable {
+    private final Map<String, TopologyRuntime> byName = new ConcurrentHashMap<>();
+    private final Map<String, TopologyRuntime> byId = new ConcurrentHashMap<>();
+
+    /** The topology listed under {@code name}, running or stopped, or null. */
+    public TopologyRuntime listed(String name) {
+        return name == null ? null : byName.get(name);
+    }
+
+    public void add(TopologyRuntime runtime) {
+        byName.put(runtime.plan().name(), runtime);
+        byId.put(runtime.plan().stormId(), runtime);
+    }
+
+    public void forget(TopologyRuntime runtime) {
+        byName.remove(runtime.plan().name(), runtime);
+        byId.remove(runtime.plan().stormId(), runtime);
+    }
+
+    /** A snapshot of every listed topology. */
+    public List<TopologyRuntime> all() {
+        return new ArrayList<>(byName.values());
+    }
+
+    public TopologyRuntime byName(String name) throws NotAliveException {
+        TopologyRuntime r = listed(name);
+        if (r == null) {
+            throw new NotAliveException("No topology named '" + name + "' is running");
+        }
+        return r;
+    }
+
+    public TopologyRuntime byId(String id) throws NotAliveException {
+        TopologyRuntime r = id == null ? null : byId.get(id);
+        if (r == null) {
+            r = listed(id);
+        }
+        if (r == null) {
+            throw new NotAliveException("No topology with id '" + id + "' is running");
+        }
+        return r;
+    }
+}

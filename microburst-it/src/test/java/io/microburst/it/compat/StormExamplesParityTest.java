@@ -1,0 +1,229 @@
+package io.microburst.it.compat;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Apache Storm 2.8.3's example topologies (storm-starter, as its binary distribution ships them) on both local modes:
+ * each example's main runs under {@code storm local} and under {@code microburst local}, and what they show is
+ * compared: the exit code, the loggers of the example's own classes that logged, the DRPC results they print, and on
+ * Microburst no task failure. The examples are not published to Maven Central, so this test needs the distribution:
+ * unpack apache-storm-2.8.3.tar.gz (from the Apache Storm downloads page or archive) under {@code microburst-it/target/}
+ * or anywhere and pass {@code -Dmicroburst.storm.dist=DIR}; without it the test is skipped. Storm's code is compiled
+ * into {@code target/} at test time and never kept in this project. The verdict of every example, with the cause of
+ * each failure, is written to {@code target/storm-examples/report.txt}.
+ */
+class StormExamplesParityTest {
+    private static final String VERSION = "2.8.3";
+    private static final int SECONDS = Integer.getInteger("microburst.storm.examples.seconds", 15);
+    /** The examples' own loggers; the comparison ignores the runtimes' own logging. */
+    private static final Pattern EXAMPLE_LOGGER = Pattern.compile("^(INFO|WARN|ERROR)\\s+(org\\.apache\\.storm\\.starter\\S*)");
+    /** What examples print as results (DRPC answers, printed values). */
+    private static final Pattern RESULT = Pattern.compile("^(Result for .*|DRPC RESULT: .*)$");
+    /** How Microburst reports a task that failed. */
+    private static final Pattern MICROBURST_FAILURE = Pattern.compile("failed in (open|prepare|execute|nextTuple)|"
+        + "Halting|NoOutputException|ClassNotFoundException|NoClassDefFoundError");
+    /** Examples that need a system this machine does not run (arguments cannot stand in for it). */
+    private static final Map<String, String> NEEDS_OUTSIDE = Map.of(
+        "PrintSampleStream", "Twitter credentials and network access",
+        "TridentKafkaClientWordCount", "a Kafka broker at localhost:9092",
+        "TridentHBaseWindowingStoreTopology", "an HBase cluster",
+        "BlobStoreAPIWordCountTopology", "a blob store (refused by both local modes)");
+    /** Arguments an example needs to show a result (the DRPC examples ask for their queries). */
+    private static final Map<String, List<String>> ARGS = Map.of(
+        "BasicDRPCTopology", List.of("drpc-example", "hello", "goodbye"));
+
+    @Test
+    void everyExampleRunsOnMicroburstLocalAsOnStormLocal() throws Exception {
+        Path starter = starter();
+        assumeTrue(starter != null, "Storm " + VERSION + "'s example topologies are not on Maven Central: unpack "
+            + "apache-storm-" + VERSION + ".tar.gz (Apache Storm downloads or archive) under microburst-it/target/, or pass "
+            + "-Dmicroburst.storm.dist=<unpacked directory>, to run them on both local modes");
+        Path work = Files.createDirectories(Path.of("target", "storm-examples").toAbsolutePath());
+        Map<String, String> notBuilt = new LinkedHashMap<>();
+        Path classes = compile(starter.resolve("src").resolve("jvm"), work.resolve("classes"), notBuilt);
+        Map<String, byte[]> resources = new LinkedHashMap<>();
+        Path multilang = starter.resolve("multilang").resolve("resources");
+        if (Files.isDirectory(multilang)) {
+            try (Stream<Path> files = Files.walk(multilang)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    resources.put("resources/" + multilang.relativize(f).toString().replace(File.separatorChar, '/'),
+                        Files.readAllBytes(f));
+                }
+            }
+        }
+        resources.put("resources/storm.py", LocalModes.resource(getClass(), "resources/storm.py"));
+        resources.put("resources/storm.js", LocalModes.resource(getClass(), "resources/storm.js"));
+        Path jar = LocalModes.jar(work.resolve("storm-starter.jar"), List.of(classes), resources);
+
+        Map<String, String> verdicts = new LinkedHashMap<>();
+        notBuilt.forEach((example, why) -> verdicts.put(example, "NOT BUILT: " + why));
+        for (String main : mains(classes)) {
+            String simple = main.substring(main.lastIndexOf('.') + 1);
+            if (NEEDS_OUTSIDE.containsKey(simple)) {
+                verdicts.put(main, "SKIPPED: needs " + NEEDS_OUTSIDE.get(simple));
+                continue;
+            }
+            List<String> args = ARGS.getOrDefault(simple, List.of());
+            Path dir = Files.createDirectories(work.resolve(simple));
+            LocalModes.Output storm = LocalModes.storm(dir, jar, SECONDS, main, args);
+            LocalModes.Output microburst = LocalModes.microburst(dir, jar, SECONDS, main, args);
+            verdicts.put(main, verdict(storm, microburst));
+        }
+        StringBuilder report = new StringBuilder();
+        verdicts.forEach((example, verdict) -> report.append(example).append(": ").append(verdict).append('\n'));
+        Files.writeString(work.resolve("report.txt"), report, StandardCharsets.UTF_8);
+        assertTrue(verdicts.values().stream().noneMatch(v -> v.startsWith("FAIL")), "examples that differ:\n" + report);
+    }
+
+    /** PASS, or FAIL with the differences. */
+    static String verdict(LocalModes.Output storm, LocalModes.Output microburst) {
+        List<String> causes = new ArrayList<>();
+        if (storm.exitCode() != microburst.exitCode()) {
+            causes.add("exit code " + microburst.exitCode() + " where Storm's is " + storm.exitCode());
+        }
+        Set<String> missing = new TreeSet<>(loggers(storm));
+        missing.removeAll(loggers(microburst));
+        if (!missing.isEmpty()) {
+            causes.add("no log lines from " + missing);
+        }
+        Set<String> stormResults = results(storm);
+        Set<String> microburstResults = results(microburst);
+        if (!stormResults.equals(microburstResults)) {
+            causes.add("results " + microburstResults + " where Storm's are " + stormResults);
+        }
+        Matcher failure = MICROBURST_FAILURE.matcher(microburst.text());
+        if (failure.find()) {
+            int start = microburst.text().lastIndexOf('\n', failure.start()) + 1;
+            int end = microburst.text().indexOf('\n', failure.end());
+            causes.add("task failure: " + microburst.text().substring(start, end < 0 ? microburst.text().length() : end));
+        }
+        return causes.isEmpty() ? "PASS" : "FAIL: " + String.join("; ", causes);
+    }
+
+    private static Set<String> loggers(LocalModes.Output out) {
+        Set<String> loggers = new TreeSet<>();
+        for (String line : out.lines()) {
+            Matcher m = EXAMPLE_LOGGER.matcher(line);
+            if (m.find()) {
+                loggers.add(m.group(1) + " " + m.group(2));
+            }
+        }
+        return loggers;
+    }
+
+    private static Set<String> results(LocalModes.Output out) {
+        Set<String> results = new TreeSet<>();
+        for (String line : out.lines()) {
+            Matcher m = RESULT.matcher(line.trim());
+            if (m.matches()) {
+                results.add(m.group(1));
+            }
+        }
+        return results;
+    }
+
+    /** storm-starter in the unpacked distribution, or null. */
+    private static Path starter() throws IOException {
+        List<Path> candidates = new ArrayList<>();
+        String dist = System.getProperty("microburst.storm.dist", System.getenv("MICROBURST_STORM_DIST"));
+        if (dist != null && !dist.isBlank()) {
+            candidates.add(Path.of(dist));
+        }
+        candidates.add(Path.of("target", "apache-storm-" + VERSION));
+        for (Path candidate : candidates) {
+            Path starter = candidate.resolve("examples").resolve("storm-starter");
+            if (Files.isDirectory(starter.resolve("src").resolve("jvm"))) {
+                return starter;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Compiles the examples against this test's class path. A source that cannot compile here (it needs a library
+     * that is not on the class path: HDFS, HBase, Kafka, Twitter) is left out, with the reason, and the rest compiled
+     * again.
+     */
+    private static Path compile(Path sources, Path out, Map<String, String> notBuilt) throws IOException {
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        Files.createDirectories(out);
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(sources)) {
+            files = new ArrayList<>(walk.filter(p -> p.toString().endsWith(".java")).toList());
+        }
+        for (int round = 0; round < 10 && !files.isEmpty(); round++) {
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+            try (StandardJavaFileManager manager = compiler.getStandardFileManager(diagnostics, Locale.ROOT,
+                StandardCharsets.UTF_8)) {
+                List<String> options = List.of("-d", out.toString(), "-cp", LocalModes.classPath(), "-nowarn",
+                    "-proc:none", "-encoding", "UTF-8");
+                boolean ok = compiler.getTask(null, manager, diagnostics, options, null,
+                    manager.getJavaFileObjectsFromPaths(files)).call();
+                if (ok) {
+                    return out;
+                }
+            }
+            Set<Path> broken = new TreeSet<>();
+            for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
+                if (d.getKind() == Diagnostic.Kind.ERROR && d.getSource() != null) {
+                    Path file = Path.of(d.getSource().toUri());
+                    if (broken.add(file)) {
+                        notBuilt.put(sources.relativize(file).toString(), d.getMessage(Locale.ROOT).lines().findFirst()
+                            .orElse("does not compile"));
+                    }
+                }
+            }
+            if (broken.isEmpty()) {
+                throw new AssertionError("the examples do not compile: " + diagnostics.getDiagnostics());
+            }
+            files.removeAll(broken);
+        }
+        return out;
+    }
+
+    /** Classes with a {@code public static void main(String[])}, by their source. */
+    private static List<String> mains(Path classes) throws IOException {
+        List<String> mains = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(classes)) {
+            for (Path f : walk.filter(p -> p.toString().endsWith(".class") && !p.toString().contains("$")).sorted()
+                .toList()) {
+                String name = classes.relativize(f).toString().replace(File.separatorChar, '.').replaceAll("\\.class$", "");
+                try (java.net.URLClassLoader loader = new java.net.URLClassLoader(
+                    new java.net.URL[] {classes.toUri().toURL()}, StormExamplesParityTest.class.getClassLoader())) {
+                    Class<?> c = Class.forName(name, false, loader);
+                    java.lang.reflect.Method main = c.getMethod("main", String[].class);
+                    if (java.lang.reflect.Modifier.isStatic(main.getModifiers())) {
+                        mains.add(name);
+                    }
+                } catch (NoSuchMethodException | ClassNotFoundException | LinkageError e) {
+                    // not an example's entry point
+                }
+            }
+        }
+        return mains;
+    }
+}
