@@ -278,7 +278,7 @@ public final class MicroburstCluster implements ILocalCluster {
      * (Microburst's own view; Storm has no such notion).
      */
     public List<ThreadView> getThreadViews(String name) throws NotAliveException {
-        return byName(name).threadViews();
+        return topologies.byName(name).threadViews();
     }
 
     /** Number of executor threads currently running, over all topologies. */
