@@ -39,8 +39,7 @@ public final class Csv {
     /** Header of the per-run file. */
     public static final List<String> RUN_HEADER = List.of("workload", "family", "parallelism", "runtime", "round", "status",
         "unit", "throughput", "delivered", "window_s", "latency_kind", "p50_us", "p99_us", "p999_us", "max_us", "cpu_cores",
-        "threads", "rss_bytes", "startup_ms", "error",
-        "per_core", "vs_p1");
+        "threads", "rss_bytes", "startup_ms", "error");
 
     /** One run as a CSV line matching {@link #RUN_HEADER}. */
     public static String runLine(RunResult r) {

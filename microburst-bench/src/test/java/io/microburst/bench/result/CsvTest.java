@@ -24,4 +24,12 @@ class CsvTest {
         String failed = Csv.runLine(TestRuns.failed("w", "storm", 1, "boom"));
         assertEquals(Csv.RUN_HEADER.size(), failed.split(",", -1).length);
     }
+
+    @Test
+    void aSummaryLineHasOneFieldPerHeaderColumn() {
+        for (SummaryRow row : Summary.of(java.util.List.of(TestRuns.scaled("wc", 1, "microburst", 8e6),
+            TestRuns.scaled("wc", 2, "microburst", 12e6), TestRuns.failed("x", "storm", 1, "boom")))) {
+            assertEquals(Csv.SUMMARY_HEADER.size(), Csv.summaryLine(row).split(",", -1).length, row.workload());
+        }
+    }
 }
