@@ -106,6 +106,13 @@ final class Placement {
                 queueSize, batchSize);
             Executor[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = e;
+            // The new inbox is published before any link points to it: a thread of the user's own (a ShellBolt's
+            // reader) may send over a moving task's link at any moment. Until the groups are recomputed below, the new
+            // executor counts as on a cycle with the one it leaves, the stale answer that never blocks.
+            int[] groups = board.cycleGroups();
+            int[] provisional = Arrays.copyOf(groups, grown.length);
+            provisional[old.length] = from.index < groups.length ? groups[from.index] : -1;
+            board.publish(inboxes(grown), provisional);
             e.adoptStartedTasks();
             for (TaskRunner t : moving) {
                 for (Map.Entry<Integer, Map<Integer, Map<String, IMetric>>> bucket : from.registeredMetrics.entrySet()) {

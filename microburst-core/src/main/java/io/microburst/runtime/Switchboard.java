@@ -32,6 +32,11 @@ final class Switchboard {
         return inboxes;
     }
 
+    /** Each executor's cycle group, as last published. */
+    int[] cycleGroups() {
+        return cycleGroups;
+    }
+
     void publish(Inbox[] all, int[] groups) {
         this.cycleGroups = groups;
         this.inboxes = all;
