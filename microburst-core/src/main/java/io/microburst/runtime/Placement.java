@@ -107,6 +107,10 @@ final class Placement {
                 queueSize, batchSize);
             Executor[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = e;
+            // published before any link names the new index: a thread of user code (a ShellBolt's reader) may emit
+            // over a moved link at any time
+            executors = grown;
+            board.publish(inboxes(grown), this::cycleFlags);
             e.adoptStartedTasks();
             for (TaskRunner t : moving) {
                 for (Map.Entry<Integer, Map<Integer, Map<String, IMetric>>> bucket : from.registeredMetrics.entrySet()) {
@@ -117,8 +121,6 @@ final class Placement {
                 }
                 t.moveTo(e.inbox(), e.outbox());
             }
-            executors = grown;
-            board.publish(inboxes(grown), this::cycleFlags);
             e.setTasks(moving, grown.length, CycleGroups.flags(e.index, cycleGroups()), loader);
             e.createThread();
             return e;
