@@ -60,4 +60,15 @@ final class StatsViews {
     StatsHistory history() {
         return history;
     }
+
+    /** How many of {@code all} have a thread that has not ended for good. */
+    static int live(Executor[] all) {
+        int n = 0;
+        for (Executor e : all) {
+            if (!e.isStoppedForGood()) {
+                n++;
+            }
+        }
+        return n;
+    }
 }

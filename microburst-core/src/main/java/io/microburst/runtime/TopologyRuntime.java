@@ -390,12 +390,6 @@ public final class TopologyRuntime {
 
     /** Executor threads started by this topology that are still alive (for hygiene checks). */
     public int liveExecutorThreads() {
-        int n = 0;
-        for (Executor e : placement.executors()) {
-            if (!e.isStoppedForGood()) {
-                n++;
-            }
-        }
-        return n;
+        return StatsViews.live(placement.executors());
     }
 }
