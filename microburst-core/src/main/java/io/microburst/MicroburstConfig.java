@@ -89,6 +89,14 @@ public final class MicroburstConfig {
      */
     public static final String EXECUTOR_STOP_TIMEOUT_MS = ConfigKeys.EXECUTOR_STOP_TIMEOUT_MS;
 
+    /**
+     * Integer, at least 1, default 8 per core and at least 64: the most executor threads a topology starts with. A
+     * topology whose executors (after fusion and slices) fit runs one thread per executor; one with more, such as
+     * parallelism hints sized for a cluster, runs them on this many shared threads, each taking its executors' work in
+     * turns. A bolt that proves slow on a shared thread is moved to a thread of its own (at most this many more).
+     */
+    public static final String EXECUTOR_THREADS_MAX = ConfigKeys.EXECUTOR_THREADS_MAX;
+
     private MicroburstConfig() {
     }
 }

@@ -17,6 +17,9 @@ public final class ConfigKeys {
     public static final String MAX_SPOUT_PENDING_AUTOTUNE_SECS = "microburst.max.spout.pending.autotune.secs";
     public static final String EXECUTOR_QUEUE_SIZE = "microburst.executor.queue.size";
     public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = 4096;
+    public static final String EXECUTOR_THREADS_MAX = "microburst.executor.threads.max";
+    public static final int DEFAULT_EXECUTOR_THREADS_MIN = 64;
+    public static final int DEFAULT_EXECUTOR_THREADS_PER_CORE = 8;
     public static final String EXECUTOR_STOP_TIMEOUT_MS = "microburst.executor.stop.timeout.ms";
     public static final String PRODUCER_BATCH_SIZE = "microburst.producer.batch.size";
     public static final String SERIALIZATION_CHECK = "microburst.serialization.check";

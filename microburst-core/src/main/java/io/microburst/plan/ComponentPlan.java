@@ -98,6 +98,16 @@ public final class ComponentPlan {
      *
      * @return one list of task ids per executor
      */
+    /** The index of the executor (in {@link #tasksPerExecutor()}) that runs one of this component's tasks. */
+    public int executorOf(int taskId) {
+        int n = Math.min(executors, taskIds.size());
+        int base = taskIds.size() / n;
+        int extra = taskIds.size() % n;
+        int i = taskId - taskIds.get(0);
+        int inLarger = extra * (base + 1);
+        return i < inLarger ? i / (base + 1) : extra + (i - inLarger) / base;
+    }
+
     public List<List<Integer>> tasksPerExecutor() {
         int n = Math.min(executors, taskIds.size());
         List<List<Integer>> result = new ArrayList<>(n);

@@ -92,7 +92,7 @@ public final class TopologyPlan {
                 + "files' paths in its configuration instead");
         }
         for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE,
-            ConfigKeys.PARALLELISM_INTERVAL_SECS)) {
+            ConfigKeys.PARALLELISM_INTERVAL_SECS, ConfigKeys.EXECUTOR_THREADS_MAX)) {
             Integer value = PlanConf.intConf(conf, key, name);
             if (value != null && value < 1) {
                 throw invalid("'" + name + "': configuration " + key + " must be at least 1, got " + value);

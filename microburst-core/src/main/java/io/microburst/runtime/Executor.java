@@ -40,6 +40,11 @@ public final class Executor implements Runnable {
     private boolean spoutsPolled;
     private final Switchboard board;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /**
+     * True for a shared thread carrying several executor groups (see {@link ThreadLayout#share}); set before the thread
+     * starts. A slow task leaves it for a thread of its own only while the thread budget allows.
+     */
+    boolean carrier;
     /** Storm's per-executor maps handed to every task context of this executor. */
     final Map<String, Object> executorData = new HashMap<>();
     final Map<Integer, Map<Integer, Map<String, IMetric>>> registeredMetrics = new HashMap<>();

@@ -6,12 +6,15 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import io.microburst.config.ConfigKeys;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.FusionPlan;
 import io.microburst.plan.StreamPlan;
 import io.microburst.plan.Subscription;
 import io.microburst.plan.TopologyPlan;
 import org.apache.storm.metric.api.IMetric;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where every task runs now: the executors built from a {@link ThreadLayout}, the tasks by id, and the one change a
@@ -23,6 +26,7 @@ import org.apache.storm.metric.api.IMetric;
  * {@link #haltAndList}.
  */
 final class Placement {
+    private static final Logger LOG = LoggerFactory.getLogger(Placement.class);
     private final String topologyName;
     private final Switchboard board;
     private final TaskHost taskHost;
@@ -34,6 +38,9 @@ final class Placement {
     private volatile Executor[] executors = new Executor[0];
     private volatile BoltTask[] boltsByTask = new BoltTask[0];
     private volatile TaskRunner[] tasksById = new TaskRunner[0];
+    /** How many more tasks may leave a shared thread for one of their own (the thread budget, once); under the lock. */
+    private int carrierMovesLeft;
+    private boolean carrierMovesWarned;
 
     Placement(String topologyName, Switchboard board, TaskHost taskHost, ExecutorHost executorHost, ClassLoader loader,
         int queueSize, int batchSize) {
@@ -46,16 +53,35 @@ final class Placement {
         this.batchSize = batchSize;
     }
 
-    /** Builds an executor and its tasks for each group of the layout, and publishes them; no thread starts. */
+    /**
+     * Builds an executor and its tasks for each group of the layout, and publishes them; no thread starts. With more
+     * groups than the thread budget, each executor is a carrier of several groups ({@link ThreadLayout#share}): a
+     * tuple between two tasks of one carrier is then a direct call, as in a fused chain, unless the consumer lies on
+     * a cycle (a call could come back into a task already executing), where it goes through the local queue; either
+     * way a carrier never waits on itself.
+     */
     Executor[] build(TopologyPlan plan, FusionPlan fusion) {
         List<List<ThreadLayout.Member>> groups = ThreadLayout.groups(plan, fusion);
+        int budget = ThreadLayout.threadBudget(plan.conf(), Runtime.getRuntime().availableProcessors());
+        boolean shared = groups.size() > budget;
+        Map<String, Integer> ranks = Map.of();
+        Map<String, Boolean> direct = new HashMap<>();
+        if (shared) {
+            LOG.info("Topology {}: {} executor groups share {} threads ({} = {})", topologyName, groups.size(), budget,
+                ConfigKeys.EXECUTOR_THREADS_MAX, budget);
+            groups = ThreadLayout.share(groups, budget);
+            ranks = StopSequence.ranks(plan);
+            this.carrierMovesLeft = budget;
+        }
         List<Executor> list = new ArrayList<>();
         List<List<TaskRunner>> runners = new ArrayList<>();
         BoltTask[] bolts = new BoltTask[plan.taskCount() + 1];
         TaskRunner[] byTask = new TaskRunner[plan.taskCount() + 1];
         for (List<ThreadLayout.Member> group : groups) {
-            Executor e = new Executor(executorHost, board, list.size(), ThreadLayout.executorName(topologyName, group),
-                queueSize, batchSize);
+            String name = shared ? ThreadLayout.carrierName(topologyName, list.size(), group)
+                : ThreadLayout.executorName(topologyName, group);
+            Executor e = new Executor(executorHost, board, list.size(), name, queueSize, batchSize);
+            e.carrier = shared;
             List<TaskRunner> tasks = new ArrayList<>();
             for (ThreadLayout.Member member : group) {
                 ComponentPlan c = member.component();
@@ -64,8 +90,11 @@ final class Placement {
                 if (c.isSpout()) {
                     runner = new SpoutTask(taskHost, e.inbox(), e.outbox(), c, taskId);
                 } else {
-                    BoltTask b = new BoltTask(taskHost, e.inbox(), e.outbox(), c, taskId,
-                        fusion.isFused(c.id()) || fusion.isSliced(c.id()), fusion.depth(c.id()));
+                    boolean planned = fusion.isFused(c.id()) || fusion.isSliced(c.id());
+                    boolean call = planned
+                        || shared && direct.computeIfAbsent(c.id(), id -> !plan.onCycle(id, id));
+                    BoltTask b = new BoltTask(taskHost, e.inbox(), e.outbox(), c, taskId, call,
+                        planned ? fusion.depth(c.id()) : ranks.getOrDefault(c.id(), 0));
                     bolts[taskId] = b;
                     runner = b;
                 }
@@ -96,6 +125,18 @@ final class Placement {
         synchronized (lock) {
             if (board.isHalted()) {
                 return null;
+            }
+            if (from.carrier) {
+                if (carrierMovesLeft == 0) {
+                    if (!carrierMovesWarned) {
+                        carrierMovesWarned = true;
+                        LOG.warn("Topology {}: {} stays on shared thread {}: as many tasks as the thread budget have "
+                            + "left shared threads already, and no more will", topologyName,
+                            moving.get(0).componentId() + "[" + moving.get(0).taskId + "]", from);
+                    }
+                    return null;
+                }
+                carrierMovesLeft--;
             }
             Executor[] old = executors;
             List<ThreadLayout.Member> group = new ArrayList<>();

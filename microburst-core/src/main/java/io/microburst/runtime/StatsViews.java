@@ -8,8 +8,8 @@ import io.microburst.metrics.StatsHistory;
 import io.microburst.metrics.TaskStats;
 
 /**
- * Read-only views of a topology's statistics: per executor as Storm counts them (one component's tasks on one thread;
- * fused components share a thread but are separate executors here), and the history that Storm's time windows are
+ * Read-only views of a topology's statistics: per executor as Storm counts them (one component's range of tasks;
+ * fused, sliced and shared executors share a thread but are separate executors here), and the history that Storm's time windows are
  * computed from. Counters are written by task threads and only read here.
  *
  * <p>Threading: any thread.
@@ -21,9 +21,11 @@ final class StatsViews {
     static List<ExecutorView> of(Executor[] executors) {
         List<ExecutorView> views = new ArrayList<>();
         for (Executor e : executors) {
-            Map<String, List<TaskRunner>> byComponent = new LinkedHashMap<>();
+            // by Storm executor: a shared thread runs several executors of one component
+            Map<List<Object>, List<TaskRunner>> byComponent = new LinkedHashMap<>();
             for (TaskRunner t : e.tasks()) {
-                byComponent.computeIfAbsent(t.componentId(), k -> new ArrayList<>()).add(t);
+                byComponent.computeIfAbsent(List.of(t.componentId(), t.component.executorOf(t.taskId)),
+                    k -> new ArrayList<>()).add(t);
             }
             for (List<TaskRunner> tasks : byComponent.values()) {
                 List<TaskStats> stats = new ArrayList<>();

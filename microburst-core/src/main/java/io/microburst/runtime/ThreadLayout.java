@@ -4,14 +4,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.microburst.config.ConfigKeys;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.FusionPlan;
 import io.microburst.plan.TopologyPlan;
+import org.apache.storm.utils.ObjectReader;
 
 /**
  * Which tasks share a thread: a pure function of the plan and its fusion decisions, with no threads or state.
  * Unfused components get their own executor ranges, except that executor k of every component of a slice set shares
- * one thread; fused components join the executors of the producer tasks that feed them.
+ * one thread; fused components join the executors of the producer tasks that feed them. When there are more groups
+ * than the topology's thread budget, they are dealt out over that many shared threads ({@link #share}).
  *
  * <p>Threading: stateless; any thread.
  */
@@ -68,6 +71,41 @@ final class ThreadLayout {
             }
         }
         return groups;
+    }
+
+    /**
+     * The most executor threads a topology starts with: {@link ConfigKeys#EXECUTOR_THREADS_MAX}, by default
+     * {@link ConfigKeys#DEFAULT_EXECUTOR_THREADS_PER_CORE} per core and at least
+     * {@link ConfigKeys#DEFAULT_EXECUTOR_THREADS_MIN}, far above what a topology sized for one machine needs.
+     */
+    static int threadBudget(Map<String, Object> conf, int cores) {
+        int fallback = Math.max(ConfigKeys.DEFAULT_EXECUTOR_THREADS_MIN, ConfigKeys.DEFAULT_EXECUTOR_THREADS_PER_CORE * cores);
+        return Math.max(1, ObjectReader.getInt(conf.get(ConfigKeys.EXECUTOR_THREADS_MAX), fallback));
+    }
+
+    /**
+     * Deals {@code groups} out over {@code budget} shared threads (carriers), group i to carrier i modulo the budget,
+     * so the executors of each component spread evenly over them; a group is never split, so each Storm executor's
+     * tasks (and whatever is fused or sliced with them) stay on one thread. Groups within the budget are returned as
+     * they are.
+     */
+    static List<List<Member>> share(List<List<Member>> groups, int budget) {
+        if (groups.size() <= budget) {
+            return groups;
+        }
+        List<List<Member>> carriers = new ArrayList<>(budget);
+        for (int i = 0; i < budget; i++) {
+            carriers.add(new ArrayList<>());
+        }
+        for (int g = 0; g < groups.size(); g++) {
+            carriers.get(g % budget).addAll(groups.get(g));
+        }
+        return carriers;
+    }
+
+    /** The thread name of a shared thread: its number and how many tasks it runs (its components may be many). */
+    static String carrierName(String topologyName, int carrier, List<Member> group) {
+        return "microburst-" + topologyName + "-carrier" + carrier + "[" + group.size() + " tasks]";
     }
 
     /** The thread name of an executor: its components joined by '+', and its task range. */

@@ -72,6 +72,7 @@ class LargeParallelismTest {
         Map<String, Object> defaults = Utils.readStormConfig();
         Map<String, Object> conf = new HashMap<>(defaults);
         conf.put(MicroburstConfig.FUSION, false);
+        conf.put(MicroburstConfig.EXECUTOR_THREADS_MAX, Integer.MAX_VALUE); // a thread per executor, as measured here
         conf.put(Config.TOPOLOGY_NAME, "wide");
         TopologyBuilder b = new TopologyBuilder();
         int spouts = executors / 4;
