@@ -14,12 +14,12 @@ import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
  * <p>LocalCluster's own in-process ZooKeeper listens on every interface; the bench gives it this one instead, so nothing
  * the bench starts is reachable from outside the machine. Everything else about the cluster stays at Storm's defaults.
  */
-final class LoopbackZookeeper implements AutoCloseable {
+public final class LoopbackZookeeper implements AutoCloseable {
     private static final int TICK_MILLIS = 2000;
     private final Path dataDir;
     private final NIOServerCnxnFactory factory;
 
-    LoopbackZookeeper() throws IOException, InterruptedException {
+    public LoopbackZookeeper() throws IOException, InterruptedException {
         dataDir = Files.createTempDirectory("microburst-bench-zk");
         NIOServerCnxnFactory started = new NIOServerCnxnFactory();
         try {
@@ -34,12 +34,12 @@ final class LoopbackZookeeper implements AutoCloseable {
     }
 
     /** Host to connect to. */
-    String host() {
+    public String host() {
         return InetAddress.getLoopbackAddress().getHostAddress();
     }
 
     /** Port it listens on. */
-    long port() {
+    public long port() {
         return factory.getLocalPort();
     }
 
