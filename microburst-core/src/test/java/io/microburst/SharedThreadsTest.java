@@ -8,10 +8,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.storm.Config;
 import org.apache.storm.generated.ExecutorSummary;
 import org.apache.storm.generated.KillOptions;
+import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -70,6 +73,26 @@ class SharedThreadsTest {
 
         @Override
         public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        }
+    }
+
+    /** Each task throws on its first tuple (its restarted instance does not), and passes tuples on as {@link PassOn}. */
+    public static class ThrowsOnce extends PassOn {
+        static final Set<Integer> THROWN = ConcurrentHashMap.newKeySet();
+        private transient int taskId;
+
+        @Override
+        public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+            super.prepare(conf, context, collector);
+            taskId = context.getThisTaskId();
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            if (THROWN.add(taskId)) {
+                throw new IllegalStateException("first tuple of this instance (expected by the test)");
+            }
+            super.execute(input);
         }
     }
 
@@ -160,5 +183,39 @@ class SharedThreadsTest {
             cluster.close();
         }
         ReplayingSpout.await("no thread left after close", 60, () -> threadsOf("sharedblock").isEmpty());
+    }
+
+    @Test
+    void failingTasksOnSharedThreadsAreRestartedAndARebalanceKeepsTheBudget() throws Exception {
+        String run = "shared-threads-restart";
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new ReplayingSpout(run, 3_000), 1);
+        b.setBolt("flaky", new ThrowsOnce(), 40).shuffleGrouping("spout");
+        b.setBolt("sink", new PassOn(), 9).shuffleGrouping("flaky");
+        Map<String, Object> conf = conf(3);
+        conf.put(MicroburstConfig.TASK_RESTART_BACKOFF_MS, 10);
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("sharedrestart", conf, b.createTopology());
+            ReplayingSpout.await("every id acked, the failed ones replayed", 120,
+                () -> ReplayingSpout.acked(run).size() == 3_000);
+            assertTrue(ReplayingSpout.fails(run).get() > 0, "tuples failed by the throwing instances were replayed");
+            RebalanceOptions options = new RebalanceOptions();
+            options.set_wait_secs(0);
+            options.put_to_num_executors("flaky", 20);
+            cluster.rebalance("sharedrestart", options);
+            ReplayingSpout.await("the rebalanced topology running", 120, () -> {
+                try {
+                    return "ACTIVE".equals(cluster.getTopologySummaryByName("sharedrestart").get_status())
+                        && cluster.getTopologyInfoByName("sharedrestart").get_executors().stream()
+                            .filter(e -> e.get_component_id().equals("flaky")).count() == 20;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            List<String> live = threadsOf("sharedrestart");
+            assertEquals(3, cluster.getThreadViews("sharedrestart").stream()
+                .filter(t -> t.name().contains("-carrier")).count(), "three shared threads after the rebalance: " + live);
+        }
+        ReplayingSpout.await("no thread left after close", 60, () -> threadsOf("sharedrestart").isEmpty());
     }
 }

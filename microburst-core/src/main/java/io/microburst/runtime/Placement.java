@@ -78,7 +78,7 @@ final class Placement {
         BoltTask[] bolts = new BoltTask[plan.taskCount() + 1];
         TaskRunner[] byTask = new TaskRunner[plan.taskCount() + 1];
         for (List<ThreadLayout.Member> group : groups) {
-            String name = shared ? ThreadLayout.carrierName(topologyName, list.size(), group)
+            String name = shared ? ThreadLayout.carrierName(topologyName, list.size(), groups.size())
                 : ThreadLayout.executorName(topologyName, group);
             Executor e = new Executor(executorHost, board, list.size(), name, queueSize, batchSize);
             e.carrier = shared;

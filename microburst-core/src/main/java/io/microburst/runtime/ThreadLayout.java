@@ -103,9 +103,9 @@ final class ThreadLayout {
         return carriers;
     }
 
-    /** The thread name of a shared thread: its number and how many tasks it runs (its components may be many). */
-    static String carrierName(String topologyName, int carrier, List<Member> group) {
-        return "microburst-" + topologyName + "-carrier" + carrier + "[" + group.size() + " tasks]";
+    /** The thread name of a shared thread: its number of how many (its components may be too many to list). */
+    static String carrierName(String topologyName, int carrier, int carriers) {
+        return "microburst-" + topologyName + "-carrier" + carrier + "-of-" + carriers;
     }
 
     /** The thread name of an executor: its components joined by '+', and its task range. */

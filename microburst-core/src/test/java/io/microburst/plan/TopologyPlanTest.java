@@ -44,6 +44,32 @@ class TopologyPlanTest {
     }
 
     @Test
+    void theThreadBudgetIsCheckedAtSubmit() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("words", new TestWordSpout());
+        String msg = assertThrows(InvalidTopologyException.class, () -> plan(b.createTopology(),
+            Map.of(MicroburstConfig.EXECUTOR_THREADS_MAX, 0))).get_msg();
+        assertTrue(msg.contains(MicroburstConfig.EXECUTOR_THREADS_MAX) && msg.contains("at least 1"), msg);
+    }
+
+    @Test
+    void eachTaskKnowsItsExecutorAsStormSplitsTasks() throws Exception {
+        for (int tasks = 1; tasks <= 13; tasks++) {
+            for (int executors = 1; executors <= tasks; executors++) {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("words", new TestWordSpout(), executors).setNumTasks(tasks);
+                ComponentPlan c = plan(b.createTopology(), Map.of()).component("words");
+                List<List<Integer>> ranges = c.tasksPerExecutor();
+                for (int e = 0; e < ranges.size(); e++) {
+                    for (int task : ranges.get(e)) {
+                        assertEquals(e, c.executorOf(task), tasks + " tasks, " + executors + " executors, task " + task);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void blobStoreFilesAreRefusedNamingTheKeys() {
         TopologyBuilder b = new TopologyBuilder();
         b.setSpout("words", new TestWordSpout());
