@@ -8,13 +8,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import org.apache.storm.Config;
-import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -26,52 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with, even when the tree it belongs to is still waiting for a child tuple downstream.
  */
 class HeldTuplesTest {
-    static final Map<String, Set<Integer>> ACKED = new ConcurrentHashMap<>();
-    static final Map<String, Set<Integer>> FAILED = new ConcurrentHashMap<>();
     static final Map<String, CountDownLatch> GATES = new ConcurrentHashMap<>();
-
-    static Set<Integer> set(Map<String, Set<Integer>> map, String run) {
-        return map.computeIfAbsent(run, k -> ConcurrentHashMap.newKeySet());
-    }
-
-    /** Emits 0 and 1, each with its number as message id, and records how each tree ended. */
-    public static class TwoTuples extends BaseRichSpout {
-        private final String run;
-        private transient SpoutOutputCollector collector;
-        private int next;
-
-        TwoTuples(String run) {
-            this.run = run;
-        }
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-        }
-
-        @Override
-        public void nextTuple() {
-            if (next < 2) {
-                collector.emit(new Values(next), next);
-                next++;
-            }
-        }
-
-        @Override
-        public void ack(Object id) {
-            set(ACKED, run).add((Integer) id);
-        }
-
-        @Override
-        public void fail(Object id) {
-            set(FAILED, run).add((Integer) id);
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("n"));
-        }
-    }
 
     /** Tuple 0: emits a child anchored to it and acks it within execute. Tuple 1: throws. */
     public static class AckThenThrow extends BaseRichBolt {
@@ -137,7 +90,7 @@ class HeldTuplesTest {
         String run = "held-" + fusion;
         GATES.put(run, new CountDownLatch(1));
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("spout", new TwoTuples(run));
+        b.setSpout("spout", new NumberSpout(run, 2, "n"));
         b.setBolt("relay", new AckThenThrow()).shuffleGrouping("spout");
         b.setBolt("gate", new Gate(run)).shuffleGrouping("relay");
         Config conf = new Config();
@@ -146,13 +99,13 @@ class HeldTuplesTest {
         conf.put(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 120);
         try (MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology(run, conf, b.createTopology());
-            await(() -> set(FAILED, run).contains(1), "tuple 1 to fail when the relay throws");
+            await(() -> NumberSpout.failed(run).contains(1), "tuple 1 to fail when the relay throws");
             // Tree 0 still waits for its child at the gate. Had the dead relay failed the tuple it acked, tree 0 would
             // have failed with tuple 1; now it completes when the gate acks the child.
             GATES.get(run).countDown();
-            await(() -> set(ACKED, run).contains(0) || set(FAILED, run).contains(0), "tree 0 to complete");
-            assertEquals(Set.of(0), set(ACKED, run), "acked trees");
-            assertEquals(Set.of(1), set(FAILED, run), "failed trees");
+            await(() -> NumberSpout.acked(run).contains(0) || NumberSpout.failed(run).contains(0), "tree 0 to complete");
+            assertEquals(Set.of(0), NumberSpout.acked(run), "acked trees");
+            assertEquals(Set.of(1), NumberSpout.failed(run), "failed trees");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.microburst.cluster;
 
+import io.microburst.collector.ForwardingOutputCollector;
+import io.microburst.collector.ForwardingSpoutOutputCollector;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -132,7 +134,14 @@ public final class Tracking implements AutoCloseable {
         }
     }
 
-    private record CountingCollector(IOutputCollector delegate, AtomicInteger transferred) implements IOutputCollector {
+    private static final class CountingCollector extends ForwardingOutputCollector {
+        private final AtomicInteger transferred;
+
+        CountingCollector(IOutputCollector delegate, AtomicInteger transferred) {
+            super(delegate);
+            this.transferred = transferred;
+        }
+
         @Override
         public List<Integer> emit(String streamId, java.util.Collection<Tuple> anchors, List<Object> tuple) {
             transferred.addAndGet(IN_EMIT);
@@ -156,31 +165,6 @@ public final class Tracking implements AutoCloseable {
             } finally {
                 transferred.addAndGet(sent - IN_EMIT);
             }
-        }
-
-        @Override
-        public void ack(Tuple input) {
-            delegate.ack(input);
-        }
-
-        @Override
-        public void fail(Tuple input) {
-            delegate.fail(input);
-        }
-
-        @Override
-        public void resetTimeout(Tuple input) {
-            delegate.resetTimeout(input);
-        }
-
-        @Override
-        public void flush() {
-            delegate.flush();
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-            delegate.reportError(error);
         }
     }
 
@@ -241,8 +225,14 @@ public final class Tracking implements AutoCloseable {
         }
     }
 
-    private record CountingSpoutCollector(ISpoutOutputCollector delegate, AtomicInteger transferred)
-        implements ISpoutOutputCollector {
+    private static final class CountingSpoutCollector extends ForwardingSpoutOutputCollector {
+        private final AtomicInteger transferred;
+
+        CountingSpoutCollector(ISpoutOutputCollector delegate, AtomicInteger transferred) {
+            super(delegate);
+            this.transferred = transferred;
+        }
+
         @Override
         public List<Integer> emit(String streamId, List<Object> tuple, Object messageId) {
             transferred.addAndGet(IN_EMIT);
@@ -266,21 +256,6 @@ public final class Tracking implements AutoCloseable {
             } finally {
                 transferred.addAndGet(sent - IN_EMIT);
             }
-        }
-
-        @Override
-        public long getPendingCount() {
-            return delegate.getPendingCount();
-        }
-
-        @Override
-        public void flush() {
-            delegate.flush();
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-            delegate.reportError(error);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.microburst.serialization;
 
+import io.microburst.collector.ForwardingOutputCollector;
+import io.microburst.collector.ForwardingSpoutOutputCollector;
 import io.microburst.config.ConfigKeys;
 import java.util.Collection;
 import java.util.HashMap;
@@ -7,9 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.storm.serialization.KryoValuesDeserializer;
 import org.apache.storm.serialization.KryoValuesSerializer;
-import org.apache.storm.spout.ISpoutOutputCollector;
 import org.apache.storm.spout.SpoutOutputCollector;
-import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.tuple.Fields;
@@ -101,12 +101,11 @@ public final class SerializationCheck {
     }
 
     /** Checks, then hands the emit to the runtime's own collector. */
-    private static final class CheckingBoltCollector implements IOutputCollector {
-        private final OutputCollector delegate;
+    private static final class CheckingBoltCollector extends ForwardingOutputCollector {
         private final SerializationCheck check;
 
         CheckingBoltCollector(OutputCollector delegate, SerializationCheck check) {
-            this.delegate = delegate;
+            super(delegate);
             this.check = check;
         }
 
@@ -121,40 +120,14 @@ public final class SerializationCheck {
             check.check(streamId, tuple);
             delegate.emitDirect(taskId, streamId, anchors, tuple);
         }
-
-        @Override
-        public void ack(Tuple input) {
-            delegate.ack(input);
-        }
-
-        @Override
-        public void fail(Tuple input) {
-            delegate.fail(input);
-        }
-
-        @Override
-        public void resetTimeout(Tuple input) {
-            delegate.resetTimeout(input);
-        }
-
-        @Override
-        public void flush() {
-            delegate.flush();
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-            delegate.reportError(error);
-        }
     }
 
     /** Checks, then hands the emit to the runtime's own collector. */
-    private static final class CheckingSpoutCollector implements ISpoutOutputCollector {
-        private final SpoutOutputCollector delegate;
+    private static final class CheckingSpoutCollector extends ForwardingSpoutOutputCollector {
         private final SerializationCheck check;
 
         CheckingSpoutCollector(SpoutOutputCollector delegate, SerializationCheck check) {
-            this.delegate = delegate;
+            super(delegate);
             this.check = check;
         }
 
@@ -168,21 +141,6 @@ public final class SerializationCheck {
         public void emitDirect(int taskId, String streamId, List<Object> tuple, Object messageId) {
             check.check(streamId, tuple);
             delegate.emitDirect(taskId, streamId, tuple, messageId);
-        }
-
-        @Override
-        public long getPendingCount() {
-            return delegate.getPendingCount();
-        }
-
-        @Override
-        public void flush() {
-            delegate.flush();
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-            delegate.reportError(error);
         }
     }
 }

@@ -41,6 +41,7 @@ class ShellBoltDeathTest {
     void aDeadSubprocessIsReplacedAtOnceAndItsTupleReplayed() throws Exception {
         assumeTrue(MultiLangTest.pythonAvailable(), "python3 is not installed");
         String run = "shell-dies";
+        ReplayingSpout.ACKED.remove(run); // a fresh start when the test runs again in the same JVM
         TopologyBuilder b = new TopologyBuilder();
         b.setSpout("spout", new ReplayingSpout(run, 5));
         b.setBolt("dies", new DiesOnce()).shuffleGrouping("spout");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.MicroburstCluster;
 import io.microburst.MicroburstConfig;
+import io.microburst.NumberSpout;
 import io.microburst.ReplayingSpout;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.storm.Config;
 import org.apache.storm.generated.ErrorInfo;
-import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.BasicBoltExecutor;
@@ -26,7 +26,6 @@ import org.apache.storm.topology.ReportedFailedException;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseBasicBolt;
 import org.apache.storm.topology.base.BaseRichBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -42,9 +41,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class BasicBoltPathTest {
     static final int COUNT = 400;
-    /** Per run: ids acked and failed at the spout, emit results and deliveries, keyed "id" -> task ids. */
-    static final Map<String, Set<Integer>> ACKED = new ConcurrentHashMap<>();
-    static final Map<String, Set<Integer>> FAILED = new ConcurrentHashMap<>();
+    /** Per run: emit results and deliveries, keyed "id" -> task ids. */
     static final Map<String, Map<Integer, List<Integer>>> EMIT_RESULT = new ConcurrentHashMap<>();
     static final Map<String, Map<Integer, List<Integer>>> DELIVERED_TO = new ConcurrentHashMap<>();
     static final Map<String, Map<Integer, List<Integer>>> UNSUBSCRIBED_RESULT = new ConcurrentHashMap<>();
@@ -66,11 +63,12 @@ class BasicBoltPathTest {
     @CsvSource({"true,false", "false,false", "true,true"})
     void aBasicBoltKeepsStormsContract(boolean fusion, boolean debug) throws Exception {
         String run = "basic-" + fusion + "-" + debug;
-        for (Map<String, ?> state : List.of(ACKED, FAILED, EMIT_RESULT, DELIVERED_TO, UNSUBSCRIBED_RESULT)) {
+        for (Map<String, ?> state : List.of(EMIT_RESULT, DELIVERED_TO, UNSUBSCRIBED_RESULT)) {
             state.remove(run); // a fresh start when the test runs again in the same JVM
         }
+        NumberSpout.forget(run);
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("ids", new OnceSpout(run, COUNT));
+        b.setSpout("ids", new NumberSpout(run, COUNT, "id"));
         b.setBolt("relay", new Relay(run)).shuffleGrouping("ids");
         b.setBolt("sink", new Sink(run), 2).fieldsGrouping("relay", new Fields("id"));
         Config conf = new Config();
@@ -80,15 +78,15 @@ class BasicBoltPathTest {
         conf.put(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 300); // nothing may time out: every tree ends by ack or fail
         try (MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology(run, conf, b.createTopology());
-            ReplayingSpout.await("every tree to end", 60, () -> set(ACKED, run).size() + set(FAILED, run).size() == COUNT);
+            ReplayingSpout.await("every tree to end", 60, () -> NumberSpout.ended(run) == COUNT);
             Set<Integer> expectFailed = new TreeSet<>();
             Set<Integer> expectAcked = new TreeSet<>();
             for (int id = 0; id < COUNT; id++) {
                 (id % 10 == 3 || id % 10 == 5 || id % 10 == 7 ? expectFailed : expectAcked).add(id);
             }
-            assertEquals(expectFailed, new TreeSet<>(set(FAILED, run)), "FailedException in the basic bolt (3, 7) and a "
+            assertEquals(expectFailed, new TreeSet<>(NumberSpout.failed(run)), "FailedException in the basic bolt (3, 7) and a "
                 + "fail downstream of its anchored emit (5) fail the tree");
-            assertEquals(expectAcked, new TreeSet<>(set(ACKED, run)));
+            assertEquals(expectAcked, new TreeSet<>(NumberSpout.acked(run)));
             ReplayingSpout.await("the relay's reported errors", 60,
                 () -> errors(cluster, run) != null);
             List<ErrorInfo> errors = cluster.getTopologyInfoByName(run).get_errors().get("relay");
@@ -114,53 +112,8 @@ class BasicBoltPathTest {
         }
     }
 
-    static Set<Integer> set(Map<String, Set<Integer>> all, String run) {
-        return all.computeIfAbsent(run, r -> ConcurrentHashMap.newKeySet());
-    }
-
     static Map<Integer, List<Integer>> map(Map<String, Map<Integer, List<Integer>>> all, String run) {
         return all.computeIfAbsent(run, r -> new ConcurrentHashMap<>());
-    }
-
-    /** Emits the ids 0 to count - 1 once each, with the id as message id; records acks and fails. */
-    public static class OnceSpout extends BaseRichSpout {
-        private final String run;
-        private final int count;
-        private transient SpoutOutputCollector collector;
-        private transient int next;
-
-        OnceSpout(String run, int count) {
-            this.run = run;
-            this.count = count;
-        }
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-        }
-
-        @Override
-        public void nextTuple() {
-            if (next < count) {
-                collector.emit(new Values(next), next);
-                next++;
-            }
-        }
-
-        @Override
-        public void ack(Object id) {
-            set(ACKED, run).add((Integer) id);
-        }
-
-        @Override
-        public void fail(Object id) {
-            set(FAILED, run).add((Integer) id);
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("id"));
-        }
     }
 
     /**

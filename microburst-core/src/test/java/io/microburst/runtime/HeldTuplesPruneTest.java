@@ -1,26 +1,21 @@
 package io.microburst.runtime;
 
 import io.microburst.MicroburstConfig;
+import io.microburst.NumberSpout;
 import io.microburst.ReplayingSpout;
 import io.microburst.plan.TopologyPlan;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.Config;
 import org.apache.storm.Constants;
-import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
-import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
-import org.apache.storm.tuple.Values;
 import org.apache.storm.utils.Utils;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,45 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class HeldTuplesPruneTest {
     static final int MAX_PENDING = 200;
-    static final Map<String, AtomicInteger> ENDED = new ConcurrentHashMap<>();
     static final Queue<Tuple> HANDED_OVER = new ConcurrentLinkedQueue<>();
-
-    /** Emits 0, 1, 2... each with its number as message id, never replaying; counts trees that ended either way. */
-    public static class Endless extends BaseRichSpout {
-        private final String run;
-        private transient SpoutOutputCollector collector;
-        private transient int next;
-
-        Endless(String run) {
-            this.run = run;
-        }
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-        }
-
-        @Override
-        public void nextTuple() {
-            collector.emit(new Values(next), next);
-            next++;
-        }
-
-        @Override
-        public void ack(Object id) {
-            ENDED.get(run).incrementAndGet();
-        }
-
-        @Override
-        public void fail(Object id) {
-            ENDED.get(run).incrementAndGet();
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("n"));
-        }
-    }
 
     /** Never acks; with {@code handOver}, leaves each tuple for {@link OtherAcker} to ack. */
     public static class Holder extends BaseRichBolt {
@@ -133,7 +90,7 @@ class HeldTuplesPruneTest {
     @ValueSource(booleans = {false, true})
     void heldTuplesLeaveWhenTheirTreesEnd(boolean ackedByAnother) throws Exception {
         String run = "prune-" + ackedByAnother;
-        ENDED.put(run, new AtomicInteger());
+        NumberSpout.forget(run);
         HANDED_OVER.clear();
         Map<String, Object> defaults = Utils.readStormConfig();
         Map<String, Object> conf = new HashMap<>(defaults);
@@ -142,7 +99,7 @@ class HeldTuplesPruneTest {
         conf.put(Config.TOPOLOGY_MAX_SPOUT_PENDING, MAX_PENDING);
         conf.put(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 1);
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("spout", new Endless(run));
+        b.setSpout("spout", new NumberSpout(run, Integer.MAX_VALUE, "n"));
         b.setBolt("holder", new Holder(ackedByAnother)).shuffleGrouping("spout");
         if (ackedByAnother) {
             b.setBolt("acker", new OtherAcker()).shuffleGrouping("spout");
@@ -161,10 +118,10 @@ class HeldTuplesPruneTest {
                     }
                 }
                 BoltTask h = holder;
-                ReplayingSpout.await("three rounds of trees to end", 60, () -> ENDED.get(run).get() >= 3 * MAX_PENDING);
+                ReplayingSpout.await("three rounds of trees to end", 60, () -> NumberSpout.ended(run) >= 3 * MAX_PENDING);
                 // read from this thread: an estimate, which is all a bound needs
                 ReplayingSpout.await("the holder to hold at most two rounds (holds " + h.heldCount() + " after "
-                    + ENDED.get(run).get() + " trees ended)", 10, () -> h.heldCount() <= 2 * MAX_PENDING);
+                    + NumberSpout.ended(run) + " trees ended)", 10, () -> h.heldCount() <= 2 * MAX_PENDING);
             } finally {
                 runtime.stopNow();
             }

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.microburst.it.support.Await;
-import io.microburst.it.support.Received;
 import io.microburst.it.support.Recorder;
 import io.microburst.it.support.Runtimes;
 import io.microburst.it.support.Topologies;
+import io.microburst.it.support.WordCounting;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -32,12 +32,6 @@ import java.util.regex.Pattern;
 import org.apache.storm.Config;
 import org.apache.storm.ILocalCluster;
 import org.apache.storm.generated.StormTopology;
-import org.apache.storm.topology.BasicOutputCollector;
-import org.apache.storm.topology.OutputFieldsDeclarer;
-import org.apache.storm.topology.base.BaseBasicBolt;
-import org.apache.storm.tuple.Fields;
-import org.apache.storm.tuple.Tuple;
-import org.apache.storm.tuple.Values;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,54 +46,18 @@ class FluxParityTest {
     /** What Storm logs when a multi-lang subprocess cannot start or dies. */
     private static final Pattern SUBPROCESS_TROUBLE = Pattern.compile(
         "NoOutputException|Pipe to subprocess|can't open file|Cannot find module|Halting process");
+    /** The exit code storm-client reports for a multi-lang subprocess that died. */
+    private static final Pattern SUBPROCESS_EXIT = Pattern.compile("exitCode:(-?\\d+)");
     private static final int SECONDS = 20;
 
     @TempDir
     Path dir;
 
-    /** Splits a sentence into words. */
-    public static class SplitWords extends BaseBasicBolt {
-        @Override
-        public void execute(Tuple tuple, BasicOutputCollector collector) {
-            for (String word : tuple.getString(0).split(" ")) {
-                collector.emit(new Values(word));
-            }
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("word"));
-        }
-    }
-
-    /** Emits (word, count so far) for each word. */
-    public static class CountWords extends BaseBasicBolt {
-        private final Map<String, Integer> counts = new HashMap<>();
-
-        @Override
-        public void execute(Tuple tuple, BasicOutputCollector collector) {
-            String word = tuple.getString(0);
-            collector.emit(new Values(word, counts.merge(word, 1, Integer::sum)));
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("word", "count"));
-        }
-    }
-
     @Test
     void fluxYamlWordCountGivesTheSameCountsOnBothRuntimes() throws Exception {
         List<String> sentences = List.of("the cow jumped over the moon", "an apple a day keeps the doctor away",
             "four score and seven years ago");
-        List<String> expected = new ArrayList<>();
-        Map<String, Integer> counts = new HashMap<>();
-        for (String s : sentences) {
-            for (String w : s.split(" ")) {
-                expected.add(w + "=" + counts.merge(w, 1, Integer::sum));
-            }
-        }
-        expected.sort(null);
+        List<String> expected = WordCounting.expected(sentences);
         Path yaml = dir.resolve("words.yaml");
         Files.write(yaml, LocalModes.resource(getClass(), "io/microburst/it/compat/flux/words.yaml"));
         Map<String, List<String>> byRuntime = new TreeMap<>();
@@ -117,11 +75,11 @@ class FluxParityTest {
                         conf.putAll(built.conf());
                         cluster.submitTopology(name, conf, built.topology());
                         Await.until(runtime + " Flux word count to deliver " + expected.size() + " counts",
-                            () -> received(scope).size() >= expected.size(), Await.DEFAULT_LIMIT,
-                            () -> received(scope).toString());
-                        Await.never(runtime + " Flux word count to deliver more", () -> received(scope).size()
-                            > expected.size(), Duration.ofMillis(500));
-                        byRuntime.put(runtime, received(scope));
+                            () -> WordCounting.received(scope).size() >= expected.size(), Await.DEFAULT_LIMIT,
+                            () -> WordCounting.received(scope).toString());
+                        Await.never(runtime + " Flux word count to deliver more",
+                            () -> WordCounting.received(scope).size() > expected.size(), Duration.ofMillis(500));
+                        byRuntime.put(runtime, WordCounting.received(scope));
                     } finally {
                         Topologies.killAndAwaitGone(cluster, name);
                         Recorder.closeScope(scope);
@@ -146,7 +104,8 @@ class FluxParityTest {
         for (LocalModes.Output out : List.of(
             LocalModes.storm(dir, jar, SECONDS, "org.apache.storm.flux.Flux", args),
             LocalModes.microburst(dir, jar, SECONDS, "org.apache.storm.flux.Flux", args))) {
-            assertEquals(0, out.exitCode(), out.mode() + " exit code\n" + out.text());
+            assertTrue(out.exitCode() == 0 || stormHaltedByItsOwnStop(out), out.mode() + " exit code " + out.exitCode()
+                + "\n" + out.text());
             List<String> words = loggedWords(out);
             assertTrue(words.size() >= 20, out.mode() + " logged " + words.size() + " words\n" + out.text());
             Set<String> unknown = new TreeSet<>(words);
@@ -160,6 +119,26 @@ class FluxParityTest {
             assertTrue(out.mode().equals(LocalModes.STORM) || !SUBPROCESS_TROUBLE.matcher(running).find(),
                 out.mode() + " reports trouble with a subprocess\n" + out.text());
         }
+    }
+
+    /**
+     * Whether Storm's local mode halted its own JVM at its stop, which it may do under load: the stop terminates the
+     * multi-lang subprocesses (exit code 143) while an executor still reads from one, and storm-client halts the worker
+     * on that executor's error. Any other subprocess exit, or no halt, is not this.
+     */
+    private static boolean stormHaltedByItsOwnStop(LocalModes.Output out) {
+        if (!out.mode().equals(LocalModes.STORM) || !out.text().contains("Halting process: Worker died")) {
+            return false;
+        }
+        Matcher exit = SUBPROCESS_EXIT.matcher(out.text());
+        boolean any = false;
+        while (exit.find()) {
+            if (!exit.group(1).equals("143")) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
     }
 
     /** The words of the sentences randomsentence.js picks from, read from the script Storm ships. */
@@ -187,17 +166,6 @@ class FluxParityTest {
                 words.add(m.group(1));
             }
         }
-        return words;
-    }
-
-    private static List<String> received(String scope) {
-        List<String> words = new ArrayList<>();
-        for (Object event : Recorder.all(scope)) {
-            if (event instanceof Received r) {
-                words.add(r.values().get(0) + "=" + r.values().get(1));
-            }
-        }
-        words.sort(null);
         return words;
     }
 

@@ -33,8 +33,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ChaosSoakTest {
     private static final int IDS_PER_SECOND = 2_000;
-    private static final String DAG = "chaos-dag";
-    private static final String SHELL = "chaos-shell";
+    // named after this JVM, so that the check for working directories left behind reads only this JVM's
+    private static final String DAG = "chaos-dag-" + ProcessHandle.current().pid();
+    private static final String SHELL = "chaos-shell-" + ProcessHandle.current().pid();
 
     /** As many runs as {@code -Dmicroburst.chaos.runs} asks (default 1), each with a seed of its own. */
     static IntStream runs() {
