@@ -18,6 +18,9 @@ import java.util.List;
  * <p>Stateless; called by the thread that ran the topology, after its cluster was closed.
  */
 final class LeftoverThreads {
+    /** The JDK's threads that wait for child processes (a multi-lang subprocess) to exit: JDK code only. */
+    private static final String PROCESS_REAPER = "process reaper";
+
     private LeftoverThreads() {
     }
 
@@ -25,7 +28,8 @@ final class LeftoverThreads {
     static List<Thread> of(ClassLoader loader) {
         List<Thread> left = new ArrayList<>();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread != Thread.currentThread() && thread.isAlive() && thread.getContextClassLoader() == loader) {
+            if (thread != Thread.currentThread() && thread.isAlive() && thread.getContextClassLoader() == loader
+                    && !thread.getName().startsWith(PROCESS_REAPER)) {
                 left.add(thread);
             }
         }

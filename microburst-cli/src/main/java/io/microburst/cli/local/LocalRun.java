@@ -95,8 +95,8 @@ public final class LocalRun {
             return;
         }
         List<String> names = alive.stream().map(Thread::getName).sorted().toList();
-        err.println("microburst: " + names.size() + " thread(s) started by the topology did not stop when interrupted "
-                + names + "; its classes stay loaded until the process exits");
+        err.println("microburst: " + names.size() + " thread(s) still running after the topology stopped did not end "
+                + "when interrupted " + names + "; its classes stay loaded until the process exits");
     }
 
     /**
