@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
  * compared: the exit code, the loggers of the example's own classes that logged, the DRPC results they print, and on
  * Microburst no task failure. The examples are not published to Maven Central, so this test needs the distribution:
  * unpack apache-storm-2.8.3.tar.gz (from the Apache Storm downloads page or archive) under {@code microburst-it/target/}
- * or anywhere and pass {@code -Dmicroburst.storm.dist=DIR}; without it the test is skipped. Storm's code is compiled
+ * or anywhere and pass {@code -Dmicroburst.storm.dist=DIR}; any directory holding storm-starter's sources as
+ * {@code examples/storm-starter/src/jvm} (a checkout of Storm's release tag) does as well. Without it the test is
+ * skipped. {@code -Dmicroburst.storm.examples=Name,Name} runs only the examples of those simple class names. Storm's code is compiled
  * into {@code target/} at test time and never kept in this project. The verdict of every example, with the cause of
  * each failure, is written to {@code target/storm-examples/report.txt}.
  */
