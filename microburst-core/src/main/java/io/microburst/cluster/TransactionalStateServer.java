@@ -21,6 +21,7 @@ import org.apache.storm.shade.org.apache.zookeeper.ZooDefs;
 import org.apache.storm.shade.org.apache.zookeeper.data.ACL;
 import org.apache.storm.shade.org.apache.zookeeper.data.Id;
 import org.apache.storm.shade.org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.storm.shade.org.apache.zookeeper.server.SessionTracker;
 import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 
@@ -124,10 +125,22 @@ public final class TransactionalStateServer implements AutoCloseable {
             Config.STORM_ZOOKEEPER_SUPERACL, "digest:" + digestId);
     }
 
+    /**
+     * Stops the server and waits for its session tracker thread to notice (it sleeps up to a tick between checks):
+     * a thread of the server left running would outlive its classes when the topology's class loader closes.
+     */
     @Override
     public void close() {
+        SessionTracker tracker = server.getSessionTracker();
         connections.shutdown();
         server.shutdown();
+        if (tracker instanceof Thread thread) {
+            try {
+                thread.join(2L * server.getTickTime());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         deleteQuietly(dataDir);
     }
 

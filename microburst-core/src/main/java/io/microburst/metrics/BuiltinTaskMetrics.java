@@ -20,7 +20,9 @@ import org.apache.storm.utils.Utils;
  * {@code .m1_rate} gauge (events over the last minute, per second); gauges averaging the latest latencies in ms,
  * {@code __complete-latency-<stream>}, {@code __process-latency-} and {@code __execute-latency-<component>:<stream>};
  * {@code __capacity} for bolts; and the receive queue's {@code receive-queue-capacity}, {@code -population},
- * {@code -pct_full}, {@code -arrival_rate_secs} (over the interval between reads) and {@code -sojourn_time_ms}. Like Storm's, a counter or latency appears once its first event happened. Unlike Storm's, which
+ * {@code -pct_full}, {@code -arrival_rate_secs} (over the interval between reads) and {@code -sojourn_time_ms}; and
+ * {@code __reported-error-count} (errors the task reported, with its {@code .m1_rate}), which like Storm's is there
+ * from the start, keyed by component and task only. Like Storm's, a counter or latency appears once its first event happened. Unlike Storm's, which
  * count one sampled event as {@code 1/topology.stats.sample.rate} events, counts are exact.
  *
  * <p>Threading: every method holds the lock of the {@code owned} set, which the task's new instances also hold while
@@ -44,6 +46,8 @@ public final class BuiltinTaskMetrics {
     private final IntSupplier queuePopulation;
     private int lastPopulation;
     private volatile double arrivalRate;
+    private final Rate reportedErrorRate;
+    private long lastReportedErrors;
 
     public BuiltinTaskMetrics(TaskStats stats, StormMetricRegistry registry, String topologyId, int port, boolean bolt,
         Set<Metric> owned, IntSupplier queueCapacity, IntSupplier queuePopulation) {
@@ -56,6 +60,10 @@ public final class BuiltinTaskMetrics {
         this.queuePopulation = queuePopulation;
         String component = stats.componentId();
         int task = stats.taskId();
+        Counter errorCount = registry.counter("__reported-error-count", component, task);
+        owned.add(errorCount);
+        reportedErrorRate = new Rate(errorCount);
+        gauge(registry.gauge("__reported-error-count.m1_rate", reportedErrorRate, component, task));
         gauge(registry.gauge("receive-queue-capacity", (Gauge<Integer>) queueCapacity::getAsInt, topologyId,
             component, task, port));
         gauge(registry.gauge("receive-queue-population", (Gauge<Integer>) queuePopulation::getAsInt, topologyId,
@@ -82,6 +90,7 @@ public final class BuiltinTaskMetrics {
             if (fresh != stats) {
                 stats = fresh;
                 last = null;
+                lastReportedErrors = 0;
             }
         }
     }
@@ -131,6 +140,10 @@ public final class BuiltinTaskMetrics {
             // the share of the interval spent executing, as Storm's capacity is (over its ten-minute window)
             average("__capacity", Utils.DEFAULT_STREAM_ID, busyNanos / elapsed);
         }
+        long errors = stats.reportedErrors();
+        reportedErrorRate.counter.inc(errors - lastReportedErrors);
+        lastReportedErrors = errors;
+        reportedErrorRate.sample(now);
         for (Rate r : rates.values()) {
             r.sample(now);
         }

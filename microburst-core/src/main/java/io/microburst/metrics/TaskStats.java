@@ -1,5 +1,7 @@
 package io.microburst.metrics;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * Counters of one task. Written only by the thread that runs the task, read at any time by the cluster API; a
  * reader may see a count a few increments old, never a torn or lost one (64-bit fields on the writer's thread).
@@ -44,6 +46,8 @@ public final class TaskStats {
      */
     private volatile LatencyHistogram executeLatencies;
     private volatile LatencyHistogram completeLatencies;
+    /** Errors the task's collector reported ({@code reportError}), from any thread; never copied. */
+    private final AtomicLong reportedErrors = new AtomicLong();
 
     /**
      * @param outStreams output stream ids, by stream index
@@ -220,6 +224,16 @@ public final class TaskStats {
     /** Sampled complete latencies of this spout task's tuple trees, or null before the first sample. Any thread. */
     public LatencyHistogram completeLatencies() {
         return completeLatencies;
+    }
+
+    /** The task's collector reported an error (any thread). */
+    public void errorReported() {
+        reportedErrors.incrementAndGet();
+    }
+
+    /** Errors the task's collector reported since this instance of the task started. */
+    public long reportedErrors() {
+        return reportedErrors.get();
     }
 
     public void spoutFailed(int stream) {

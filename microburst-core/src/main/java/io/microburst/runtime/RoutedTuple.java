@@ -86,6 +86,7 @@ public final class RoutedTuple extends TupleImpl {
     @Override
     public String toString() {
         return "source: " + link.sourceComponent + ":" + link.sourceTask + ", stream: " + link.streamId + ", id: "
-            + getMessageId() + ", " + getValues();
+            + getMessageId() + ", " + getValues() + " PROC_START_TIME(sampled): " + getProcessSampleStartTime()
+            + " EXEC_START_TIME(sampled): " + getExecuteSampleStartTime();
     }
 }

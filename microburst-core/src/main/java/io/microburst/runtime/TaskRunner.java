@@ -123,6 +123,7 @@ abstract class TaskRunner {
 
     /** The collector's reportError (spouts and bolts alike). */
     public final void reportError(Throwable error) {
+        stats.errorReported();
         host.reportError(this, error);
         errorReported(error);
     }

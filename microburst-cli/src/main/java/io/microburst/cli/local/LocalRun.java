@@ -31,6 +31,8 @@ public final class LocalRun {
     /** Storm's {@code KillOptions.wait_secs} used at the end of a run. */
     public static final int KILL_WAIT_SECS = 3;
     private static final String STORM_JAR_PROPERTY = "storm.jar";
+    /** How long threads the topology left running get to end once interrupted, in all. */
+    private static final Duration LEFTOVER_GRACE = Duration.ofSeconds(1);
     /** Marks a usage error crossing back from the topology's class loader. */
     private static final String USAGE_PREFIX = "usage: ";
 
@@ -77,8 +79,24 @@ public final class LocalRun {
             throw new IllegalStateException("cannot start the run inside the topology's class loader: " + e, e);
         } finally {
             thread.setContextClassLoader(previous);
-            closeQuietly(jar);
+            closeUnlessInUse(jar);
         }
+    }
+
+    /**
+     * Closes the jar's class loader once the threads the topology left running have ended (see
+     * {@link LeftoverThreads}); when some keep running, the loader stays open until the process exits, as Storm's
+     * worker keeps its classes until it exits.
+     */
+    private void closeUnlessInUse(TopologyJar jar) throws InterruptedException {
+        List<Thread> alive = LeftoverThreads.end(jar.classLoader(), LEFTOVER_GRACE);
+        if (alive.isEmpty()) {
+            closeQuietly(jar);
+            return;
+        }
+        List<String> names = alive.stream().map(Thread::getName).sorted().toList();
+        err.println("microburst: " + names.size() + " thread(s) still running after the topology stopped did not end "
+                + "when interrupted " + names + "; its classes stay loaded until the process exits");
     }
 
     /**

@@ -109,6 +109,26 @@ class LocalCommandEndToEndTest {
         }
     }
 
+    /**
+     * A thread the topology started and never stopped outlives the run: it is interrupted before the run ends, and the
+     * topology's classes stay loadable while it runs, instead of its next class lookup failing (a
+     * NoClassDefFoundError in the user's log).
+     */
+    @Test
+    void aLeftoverUserThreadIsInterruptedBeforeItsClassesGoAway(@TempDir Path dir) throws Exception {
+        Path leftoverJar = TopologyJarBuilder.build(LeftoverThreadTopologySource.sources(), dir.resolve("build"));
+        Path verdict = dir.resolve("verdict.txt");
+        try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
+                "local", "--duration", "1", leftoverJar.toString(), LeftoverThreadTopologySource.MAIN_CLASS,
+                verdict.toString()))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertTrue(Files.exists(verdict), "the leftover thread wrote no verdict\n" + process.output());
+            assertEquals("interrupted", Files.readString(verdict, StandardCharsets.UTF_8), process.output());
+        }
+    }
+
     private static void assertRunRecordsEverything(Path dir, int seconds) throws Exception {
         Path record = dir.resolve("record.txt");
         try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(

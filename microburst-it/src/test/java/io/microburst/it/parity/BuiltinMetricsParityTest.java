@@ -16,8 +16,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,17 +33,23 @@ import org.junit.jupiter.api.Test;
  */
 class BuiltinMetricsParityTest extends ParityTestSupport {
     private static final int TUPLES = 20;
-    /** The spout's counters and their values once every tuple was acked (even) or failed (odd). */
+    /**
+     * The spout's counters and their values once every tuple was acked (even) or failed (odd); the bolt reports an error
+     * for two of the tuples it fails (1 and 11).
+     */
     private static final Map<String, Long> SPOUT_COUNTS = Map.of("__emit-count-default", (long) TUPLES,
-        "__transfer-count-default", (long) TUPLES, "__ack-count-default", TUPLES / 2L, "__fail-count-default", TUPLES / 2L);
+        "__transfer-count-default", (long) TUPLES, "__ack-count-default", TUPLES / 2L, "__fail-count-default", TUPLES / 2L,
+        "__reported-error-count", 0L);
     private static final Map<String, Long> BOLT_COUNTS = Map.of("__execute-count-spout:default", (long) TUPLES,
-        "__ack-count-spout:default", TUPLES / 2L, "__fail-count-spout:default", TUPLES / 2L);
+        "__ack-count-spout:default", TUPLES / 2L, "__fail-count-spout:default", TUPLES / 2L,
+        "__reported-error-count", 2L);
     /** Metrics whose value is not determined by the run (latencies, rates, queue sizes): present, and of the same type. */
     private static final List<String> SPOUT_SHAPES = List.of("__complete-latency-default", "__emit-count-default.m1_rate",
         "__ack-count-default.m1_rate");
     private static final List<String> BOLT_SHAPES = List.of("__execute-latency-spout:default", "__process-latency-spout:default",
         "__execute-count-spout:default.m1_rate", "__capacity", "receive-queue-capacity", "receive-queue-population",
-        "receive-queue-pct_full", "receive-queue-arrival_rate_secs", "receive-queue-sojourn_time_ms");
+        "receive-queue-pct_full", "receive-queue-arrival_rate_secs", "receive-queue-sojourn_time_ms",
+        "__reported-error-count.m1_rate");
 
     @Test
     void builtinTaskMetricsReachConsumersAsInStorm() throws Exception {
@@ -124,7 +135,33 @@ class BuiltinMetricsParityTest extends ParityTestSupport {
         }
         TopologyBuilder builder = new TopologyBuilder();
         builder.setSpout("spout", new FixedTuplesSpout(scope, Map.of("default", new Fields("n")), emissions, true), 1);
-        builder.setBolt("judge", new ObservabilityParityTest.JudgeBolt(), 1).shuffleGrouping("spout");
+        builder.setBolt("judge", new ReportingJudgeBolt(), 1).shuffleGrouping("spout");
         return builder.createTopology();
+    }
+
+    /** Acks even numbers; fails odd ones, reporting an error for 1 and 11. */
+    static final class ReportingJudgeBolt extends BaseRichBolt {
+        private transient OutputCollector collector;
+
+        @Override
+        public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            if (input.getInteger(0) % 2 == 0) {
+                collector.ack(input);
+            } else {
+                if (input.getInteger(0) % 10 == 1) {
+                    collector.reportError(new IllegalStateException("odd number " + input.getInteger(0)));
+                }
+                collector.fail(input);
+            }
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        }
     }
 }

@@ -65,6 +65,15 @@ class OutputParityTest extends ParityTestSupport {
         }
     }
 
+    @Test
+    void aPrintedTupleReadsAsOnStorm() throws Exception {
+        // What a "printer" bolt shows (System.out.println(tuple)): the same text, task and sample times aside.
+        Map<String, Run> runs = runFiniteOnBoth("printed", OutputParityTest::printed, Topologies.baseConf(), 2);
+        List<String> storm = printedText(runs.get("storm"));
+        assertEquals(2, storm.size(), storm.toString());
+        assertEquals(storm, printedText(runs.get("microburst")), "Tuple.toString() of the received tuples");
+    }
+
     private static void assertRoutingRules(Run run) {
         String on = " on " + run.runtime();
         Map<String, Set<Integer>> tasks = preparedTasks(run);
@@ -129,6 +138,37 @@ class OutputParityTest extends ParityTestSupport {
         builder.setBolt("router", new DirectRouterBolt(scope), 1).shuffleGrouping("spout");
         builder.setBolt("direct", new CollectingBolt(scope), BOLT_TASKS).directGrouping("router");
         return builder.createTopology();
+    }
+
+    private static StormTopology printed(String scope) {
+        TopologyBuilder builder = new TopologyBuilder();
+        builder.setSpout("words", FixedTuplesSpout.of(scope, new Fields("word", "n"), List.of(List.of("cow", 1),
+            List.of("moon", 2))), 1);
+        builder.setBolt("printer", new PrintingBolt(scope), 1).shuffleGrouping("words");
+        return builder.createTopology();
+    }
+
+    /** The printed tuples, with the source task and the sample times (which differ by runtime and moment) masked. */
+    private static List<String> printedText(Run run) {
+        return run.all(Printed.class).stream().map(p -> p.text().replaceFirst("^(source: words):\\d+,", "$1:T,")
+            .replaceAll("\\(sampled\\): (null|\\d+)", "(sampled): S")).sorted().toList();
+    }
+
+    /** A tuple's {@code toString()}, as a bolt saw it. */
+    record Printed(String text) {
+    }
+
+    /** Records each tuple's text, as a bolt that prints its input would show it. */
+    static final class PrintingBolt extends CollectingBolt {
+        PrintingBolt(String scope) {
+            super(scope);
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            Recorder.record(scope(), new Printed(input.toString()));
+            super.execute(input);
+        }
     }
 
     private static Map<String, List<String>> contentByStream(Run run) {
