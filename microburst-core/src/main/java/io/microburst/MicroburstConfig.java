@@ -74,6 +74,11 @@ public final class MicroburstConfig {
      */
     public static final String PLACEMENT = ConfigKeys.PLACEMENT;
     /**
+     * Number, default 1.3: the expected speed-up (two threads against one) a cut must promise under {@code auto}
+     * placement; lower cuts more readily, at the risk of a cut that gains less than its hand-over costs.
+     */
+    public static final String PLACEMENT_MIN_GAIN = ConfigKeys.PLACEMENT_MIN_GAIN;
+    /**
      * String, unset by default; {@code auto} chooses each component's executor count (up to its task count) from the
      * measured rates while the topology runs, as a rebalance would, in at most three decisions, each logged with the
      * rates behind it and shown among the topology's errors. See {@link io.microburst.plan.ParallelismPolicy}.

@@ -91,5 +91,25 @@ class PlacementPolicyTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> Mode.of(Map.of(ConfigKeys.PLACEMENT, "fast")));
         assertTrue(e.getMessage().contains("microburst.placement") && e.getMessage().contains("fast"), e.getMessage());
+        assertEquals(new Mode(true, 1.1), Mode.of(Map.of(ConfigKeys.PLACEMENT_MIN_GAIN, 1.1)));
+        assertEquals(new Mode(false, 1.5), Mode.of(Map.of(ConfigKeys.PLACEMENT, "static", ConfigKeys.PLACEMENT_MIN_GAIN, "1.5")));
+        for (Object bad : List.of(0.9, "fast", -1)) {
+            e = assertThrows(IllegalArgumentException.class, () -> Mode.of(Map.of(ConfigKeys.PLACEMENT_MIN_GAIN, bad)));
+            assertTrue(e.getMessage().contains("microburst.placement.min.gain") && e.getMessage().contains(String.valueOf(bad)),
+                e.getMessage());
+        }
+    }
+
+    @Test
+    void aLowerLeastGainCutsABoltTakingSeventyPercent() {
+        // 156 ns a tuple (WordCount p=1 on one core), b 109 ns of it (70%): cut at b, the threads would take 10 + 37 +
+        // 10 and 109 + 20 ns, 1.21x
+        Window w = chain(10, 37, 109, 0);
+        assertNull(PlacementPolicy.decide(Mode.AUTO, w, 1, 2), "1.2x is under the default 1.3x");
+        Cut cut = PlacementPolicy.decide(new Mode(true, 1.1), w, 1, 2);
+        assertNotNull(cut);
+        assertEquals(1, cut.point(), cut.reason());
+        assertTrue(cut.gain() > 1.1 && cut.gain() < 1.3, cut.reason());
+        assertNull(PlacementPolicy.decide(new Mode(true, 1.1), w, 2, 2), "no core free");
     }
 }

@@ -47,6 +47,8 @@ public final class WorkloadCatalog {
     public static final String PLACEMENT = "microburst.placement";
     /** Tasks per component of the automatic-parallelism workloads (WordCount p=4 with fewer executors). */
     static final int AUTO_TASKS = 4;
+    /** The least gain of a cut in the {@code -eager} variants ({@code microburst.placement.min.gain}). */
+    static final double EAGER_MIN_GAIN = 1.1;
     /** Decision interval of {@code wordcount-ordinary-p4-auto}, seconds: three decisions fit in its warm-up. */
     static final int AUTO_INTERVAL_SECS = 2;
     /** Name suffix of the variants that run Microburst with {@code microburst.placement=static}. */
@@ -82,6 +84,7 @@ public final class WorkloadCatalog {
             all.add(ordinaryWordCount(p));
             all.add(staticPlacement(ordinaryWordCount(p)));
         }
+        all.add(eagerPlacement(ordinaryWordCount(1)));
         for (int executors = 1; executors < AUTO_TASKS; executors *= 2) {
             all.add(ordinaryWordCountExecutors(executors, false));
         }
@@ -258,6 +261,18 @@ public final class WorkloadCatalog {
                 b.setBolt("count", new WordCountBolt(), parallelism).fieldsGrouping("split", new Fields("word"));
                 return b.createTopology();
             })
+            .build();
+    }
+
+    /**
+     * The workload with cost-based placement cutting at a lower expected gain ({@link #EAGER_MIN_GAIN} instead of 1.3),
+     * to measure whether the cuts the default declines would have paid. Microburst only.
+     */
+    static Workload eagerPlacement(Workload auto) {
+        return auto.toBuilder(auto.name() + "-eager")
+            .description(auto.description() + ", microburst.placement.min.gain=" + EAGER_MIN_GAIN)
+            .config(MicroburstConfig.PLACEMENT_MIN_GAIN, EAGER_MIN_GAIN)
+            .stormTwin(auto.name())
             .build();
     }
 
