@@ -67,12 +67,17 @@ public final class MicroburstConfig {
     public static final String TUPLE_MAX_BYTES = ConfigKeys.TUPLE_MAX_BYTES;
     /**
      * String, {@code auto} (default) or {@code static}: how a busy fused chain is cut in two while it runs. {@code auto}
-     * measures each fused task's time per tuple (sampled) and cuts where two threads are expected to go at least 1.3
+     * measures each fused task's time per tuple (sampled) and cuts where two threads are expected to go at least 1.2
      * times as fast as one, counting what a hand-over between threads costs, while a core is free; {@code static} keeps
      * the earlier rule (a task taking a quarter to three quarters of the thread at a microsecond or more a tuple).
      * See {@link io.microburst.plan.PlacementPolicy}.
      */
     public static final String PLACEMENT = ConfigKeys.PLACEMENT;
+    /**
+     * Number, default 1.2: the expected speed-up (two threads against one) a cut must promise under {@code auto}
+     * placement; lower cuts more readily, at the risk of a cut that gains less than its hand-over costs.
+     */
+    public static final String PLACEMENT_MIN_GAIN = ConfigKeys.PLACEMENT_MIN_GAIN;
     /**
      * String, unset by default; {@code auto} chooses each component's executor count (up to its task count) from the
      * measured rates while the topology runs, as a rebalance would, in at most three decisions, each logged with the

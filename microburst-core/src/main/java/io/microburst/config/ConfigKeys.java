@@ -27,6 +27,7 @@ public final class ConfigKeys {
     /** What the default tuple size limit is: the maximum heap divided by this. */
     public static final int DEFAULT_TUPLE_MAX_HEAP_FRACTION = 32;
     public static final String PLACEMENT = "microburst.placement";
+    public static final String PLACEMENT_MIN_GAIN = "microburst.placement.min.gain";
     public static final String PARALLELISM = "microburst.parallelism";
     public static final String PARALLELISM_INTERVAL_SECS = "microburst.parallelism.interval.secs";
 

@@ -21,6 +21,14 @@ import io.microburst.config.ConfigKeys;
  * that the executors needed add up to {@code cores} busy threads and no component needs more executors than it has
  * tasks. Counts are rounded up (a component never gets fewer than its share), at least 1, at most the task count.
  *
+ * <p>Slices. Where the runtime may fuse (the default), components of equal executor counts P run as P slices, P
+ * threads each running a share of every one of them (see {@link FusionPlan}); then an executor is not a thread, and
+ * counting executors against cores, as DS2 does, misjudges the machine: WordCount at 4 tasks a component on 2 cores
+ * was given one executor each (split and count each needing about one core's worth), which ran on 2 busy threads
+ * plus hand-overs, 10% slower than 2 slices. So when the cores, not the sources, are the limit (the executors needed
+ * add up to more than the cores) and the runtime slices, every component of at least 2 tasks gets
+ * {@code min(tasks, cores)} executors: a slice per core, each with its share of every component.
+ *
  * <p>Threading: stateless; any thread.
  */
 public final class ParallelismPolicy {
@@ -76,9 +84,17 @@ public final class ParallelismPolicy {
 
     /**
      * The executor counts for components measured as {@code measured} (in topological order or not), on a machine with
-     * {@code cores} cores. A component with no useful time measured keeps its count.
+     * {@code cores} cores, counting each executor as a thread. A component with no useful time measured keeps its count.
      */
     public static Decision decide(List<Component> measured, int cores) {
+        return decide(measured, cores, false);
+    }
+
+    /**
+     * As {@link #decide(List, int)}; when {@code slices} (the runtime runs components of equal counts as slices) and
+     * the cores are the limit, a slice per core (see the class comment).
+     */
+    public static Decision decide(List<Component> measured, int cores, boolean slices) {
         Map<String, Component> byId = new LinkedHashMap<>();
         for (Component c : measured) {
             byId.put(c.id(), c);
@@ -121,17 +137,22 @@ public final class ParallelismPolicy {
                 scale = Math.min(scale, c.tasks() / n);
             }
         }
+        boolean sliceAll = slices && total > cores && cores >= 2;
         if (total > cores) {
             scale = Math.min(scale, cores / total);
         }
         Map<String, Integer> counts = new LinkedHashMap<>();
         boolean changed = false;
-        StringBuilder reason = new StringBuilder("automatic parallelism for ").append(cores).append(" cores:");
+        StringBuilder reason = new StringBuilder("automatic parallelism for ").append(cores).append(" cores")
+            .append(sliceAll ? ", a slice per core (the cores are the limit):" : ":");
         for (Component c : byId.values()) {
             Double n = needed.get(c.id());
             int count = c.executors();
             if (n != null) {
                 count = (int) Math.max(1, Math.min(c.tasks(), Math.ceil(n * scale - ROUNDING_SLACK)));
+                if (sliceAll && c.tasks() >= 2) {
+                    count = Math.min(c.tasks(), cores);
+                }
                 reason.append(String.format(Locale.ROOT, " %s %d->%d (true rate %.0f/s per executor, target %.0f/s);",
                     c.id(), c.executors(), count, trueRate(c) * 1e9,
                     (c.spout() ? outRate.get(c.id()) : inRate.get(c.id())) * scale * 1e9));

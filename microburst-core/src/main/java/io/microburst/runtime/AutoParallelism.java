@@ -52,6 +52,8 @@ final class AutoParallelism {
     private final Consumer<Map<String, Integer>> rebalance;
     private final BooleanSupplier active;
     private final long intervalMs;
+    /** Whether the runtime may fuse, and so run components of equal executor counts as slices. */
+    private final boolean slices;
     private Executor[] measuredOn;
     private Map<Integer, long[]> lastTasks = new HashMap<>();
     private Map<Executor, long[]> lastExecutors = new HashMap<>();
@@ -68,6 +70,7 @@ final class AutoParallelism {
         this.rebalance = rebalance;
         this.active = active;
         this.intervalMs = 1000L * Math.max(1, ObjectReader.getInt(plan.conf().get(ConfigKeys.PARALLELISM_INTERVAL_SECS), 10));
+        this.slices = ObjectReader.getBoolean(plan.conf().get(ConfigKeys.FUSION), true);
     }
 
     /** Starts measuring; the first decision comes after two intervals (the first is a warm-up). */
@@ -109,7 +112,7 @@ final class AutoParallelism {
             return;
         }
         List<ParallelismPolicy.Component> components = measure(now);
-        ParallelismPolicy.Decision d = ParallelismPolicy.decide(components, CORES);
+        ParallelismPolicy.Decision d = ParallelismPolicy.decide(components, CORES, slices);
         decisions++;
         String reason = "decision " + decisions + " of at most " + MAX_DECISIONS + ", " + d.reason();
         if (!d.changed()) {

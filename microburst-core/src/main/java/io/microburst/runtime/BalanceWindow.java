@@ -6,12 +6,19 @@ import io.microburst.metrics.TaskStats;
  * One fused task's share of its executor's last pipelining window (see {@link Balancer}): the executes counted, the
  * mean sampled execute time (everything fused into the task included) and the time estimated from the two.
  *
+ * <p>The mean is that of the samples under {@link SlowStreak#SLOW_NANOS} only. A fused task slower than that is moved
+ * by its slow streak, not by the balancer; in a faster one, a sample that slow is a GC pause or the thread descheduled
+ * while the task ran, and the pause's milliseconds are no cost of the task's: taken into the mean of a 50 ns task they
+ * made its estimate swing between windows by a factor of two and more, so the same cut was rarely chosen twice in a
+ * row. When every sample of the window was slow, the mean is {@link SlowStreak#SLOW_NANOS}, a lower bound.
+ *
  * <p>Threading: the executor's own thread only.
  */
 final class BalanceWindow {
     private long executed;
-    private long executeNanos;
-    private long executeSamples;
+    private long fastNanos;
+    private long fastSamples;
+    private long slowSamples;
     /** Executes counted in the last window. */
     long tuples;
     /** Mean sampled execute time in the last window, or -1 when no execute was sampled. */
@@ -20,17 +27,23 @@ final class BalanceWindow {
     long spentNanos = -1;
 
     /** Closes the window at the task's counters now. */
-    void close(TaskStats stats) {
+    void close(TaskStats stats, SlowStreak samples) {
         long nowExecuted = stats.executedTotal();
-        long nanos = stats.executeNanosTotal();
-        long samples = stats.executeSamplesTotal();
         long dExecuted = nowExecuted - executed;
-        long dSamples = samples - executeSamples;
+        long dFast = samples.fastSamples - fastSamples;
+        long dSlow = samples.slowSamples - slowSamples;
         tuples = dExecuted;
-        meanNanos = dSamples > 0 && dExecuted > 0 ? (nanos - executeNanos) / dSamples : -1;
+        if (dExecuted <= 0) {
+            meanNanos = -1;
+        } else if (dFast > 0) {
+            meanNanos = (samples.fastNanos - fastNanos) / dFast;
+        } else {
+            meanNanos = dSlow > 0 ? SlowStreak.SLOW_NANOS : -1;
+        }
         spentNanos = meanNanos < 0 ? -1 : meanNanos * dExecuted;
         executed = nowExecuted;
-        executeNanos = nanos;
-        executeSamples = samples;
+        fastNanos = samples.fastNanos;
+        fastSamples = samples.fastSamples;
+        slowSamples = samples.slowSamples;
     }
 }

@@ -80,7 +80,7 @@ final class Balancer {
         List<PlacementPolicy.Point> points = new ArrayList<>();
         for (TaskRunner t : tasks) {
             if (t instanceof BoltTask b && b.fused) {
-                b.window.close(b.stats); // every window, so each covers one period
+                b.window.close(b.stats, b.slowStreak); // every window, so each covers one period
                 fused.add(b);
                 // a sampled execute's time includes one clock read: not the task's, and as long as a cheap execute
                 long spent = b.window.meanNanos < 0 ? -1 : b.window.tuples * Math.max(0, b.window.meanNanos - CLOCK_NANOS);

@@ -39,7 +39,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     volatile boolean fused;
     /** Which copy of the execute code this task runs: the parity of its depth in its fused chain (see execute). */
     final boolean oddDepth;
-    private final SlowStreak slowStreak = new SlowStreak();
+    final SlowStreak slowStreak = new SlowStreak();
     /** This task's share of its executor's last pipelining window (executor thread only; see Balancer). */
     final BalanceWindow window = new BalanceWindow();
 

@@ -6,6 +6,10 @@ package io.microburst.runtime;
  * row can be a thread descheduled while the JIT compilers take both cores at warm-up; a task that is really slow
  * stays slow for longer. A pure function of the times it is given, so tests give it times of their own.
  *
+ * <p>It also sums the fast samples for {@link BalanceWindow}: a sample this slow in a task that is not moved is a GC
+ * pause or the thread descheduled, not the task's cost, and one such sample among a window's thousands (a 5 ms pause
+ * in a 50 ns task) would double the placement's estimate of the task.
+ *
  * <p>Threading: the task's executor thread only.
  */
 final class SlowStreak {
@@ -24,13 +28,22 @@ final class SlowStreak {
 
     private int samples;
     private long sinceNanos;
+    /** Sum of the fast samples' times so far. */
+    long fastNanos;
+    /** Fast samples so far. */
+    long fastSamples;
+    /** Slow samples so far. */
+    long slowSamples;
 
     /** One sampled execute that started at {@code startNanos} and took {@code nanos}. */
     int sample(long startNanos, long nanos) {
         if (nanos < SLOW_NANOS) {
             samples = 0;
+            fastNanos += nanos;
+            fastSamples++;
             return FAST;
         }
+        slowSamples++;
         if (samples++ == 0) {
             sinceNanos = startNanos;
         }

@@ -46,6 +46,33 @@ class ParallelismPolicyTest {
     }
 
     @Test
+    void whenTheCoresAreTheLimitAndTheRuntimeSlicesEveryComponentGetsASlicePerCore() {
+        // 5.4 executors' worth on 2 cores: sliced, a and b (4 tasks each) get 2 executors, s (1 task) keeps 1
+        Decision d = ParallelismPolicy.decide(bottleneckedAtB(4), 2, true);
+        assertEquals(Map.of("s", 1, "a", 2, "b", 2), d.executors(), d.reason());
+        assertTrue(d.reason().contains("a slice per core"), d.reason());
+        // 8 cores carry the 5.4 executors: the sources are the limit, and DS2's counts stand
+        assertEquals(ParallelismPolicy.decide(bottleneckedAtB(4), 8).executors(),
+            ParallelismPolicy.decide(bottleneckedAtB(4), 8, true).executors());
+        // a slice per core, but never more executors than tasks
+        assertEquals(Map.of("s", 1, "a", 4, "b", 2), ParallelismPolicy.decide(bottleneckedAtB(2), 4, true).executors());
+    }
+
+    @Test
+    void wordCountAsMeasuredOnTwoCoresRunsAsTwoSlices() {
+        // one interval of WordCount (4 tasks a component, one executor each) as measured: split and count each need
+        // about one core at the rate the cores allow, so DS2 alone keeps one executor each
+        List<Component> measured = List.of(
+            new Component("sentences", true, List.of(), 4, 1, 0, 800_000, 55_000_000L),
+            new Component("split", false, List.of("sentences"), 4, 1, 800_000, 12_160_000, 1_920_000_000L),
+            new Component("count", false, List.of("split"), 4, 1, 12_160_000, 12_160_000, 2_000_000_000L));
+        assertEquals(Map.of("sentences", 1, "split", 1, "count", 1), ParallelismPolicy.decide(measured, 2).executors());
+        Decision d = ParallelismPolicy.decide(measured, 2, true);
+        assertEquals(Map.of("sentences", 2, "split", 2, "count", 2), d.executors(), d.reason());
+        assertTrue(d.changed());
+    }
+
+    @Test
     void noComponentGetsMoreExecutorsThanTasks() {
         // b has 2 tasks: the source is held to half its rate, so b needs exactly 2
         Decision d = ParallelismPolicy.decide(bottleneckedAtB(2), 8);

@@ -45,9 +45,9 @@ class PlacementPolicyTest {
 
     @Test
     void aCheapChainStaysFused() {
-        // 20 ns per task: a hand-over would cost about as much as the work it moves
-        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(20, 20, 20, 0), 1, 2));
+        // 15 ns per task: a hand-over would cost about as much as the work it moves (1.13x at best)
         assertNull(PlacementPolicy.decide(Mode.AUTO, chain(15, 15, 15, 0), 1, 2));
+        assertNull(PlacementPolicy.decide(Mode.AUTO, chain(10, 10, 10, 0), 1, 2));
     }
 
     @Test
@@ -91,5 +91,25 @@ class PlacementPolicyTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> Mode.of(Map.of(ConfigKeys.PLACEMENT, "fast")));
         assertTrue(e.getMessage().contains("microburst.placement") && e.getMessage().contains("fast"), e.getMessage());
+        assertEquals(new Mode(true, 1.1), Mode.of(Map.of(ConfigKeys.PLACEMENT_MIN_GAIN, 1.1)));
+        assertEquals(new Mode(false, 1.5), Mode.of(Map.of(ConfigKeys.PLACEMENT, "static", ConfigKeys.PLACEMENT_MIN_GAIN, "1.5")));
+        for (Object bad : List.of(0.9, "fast", -1)) {
+            e = assertThrows(IllegalArgumentException.class, () -> Mode.of(Map.of(ConfigKeys.PLACEMENT_MIN_GAIN, bad)));
+            assertTrue(e.getMessage().contains("microburst.placement.min.gain") && e.getMessage().contains(String.valueOf(bad)),
+                e.getMessage());
+        }
+    }
+
+    @Test
+    void theDefaultLeastGainCutsABoltTakingSeventyPercentAndAHigherOneDoesNot() {
+        // 156 ns a tuple (WordCount p=1 on one core), b 109 ns of it (70%): cut at b, the threads would take 10 + 37 +
+        // 10 and 109 + 20 ns, 1.21x
+        Window w = chain(10, 37, 109, 0);
+        assertNull(PlacementPolicy.decide(new Mode(true, 1.3), w, 1, 2), "1.21x is under 1.3x");
+        Cut cut = PlacementPolicy.decide(Mode.AUTO, w, 1, 2);
+        assertNotNull(cut);
+        assertEquals(1, cut.point(), cut.reason());
+        assertTrue(cut.gain() > 1.2 && cut.gain() < 1.3, cut.reason());
+        assertNull(PlacementPolicy.decide(Mode.AUTO, w, 2, 2), "no core free");
     }
 }

@@ -34,7 +34,8 @@ public final class Measurement {
         this.workload = workload;
         this.runtime = runtime;
         this.round = round;
-        this.warmup = warmup;
+        Duration least = Duration.ofSeconds(workload.minWarmupSeconds());
+        this.warmup = warmup.compareTo(least) < 0 ? least : warmup;
         this.window = window;
         this.startupLimit = startupLimit;
     }

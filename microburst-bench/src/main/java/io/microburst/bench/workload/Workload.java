@@ -22,6 +22,7 @@ public final class Workload {
     private final Supplier<CeilingWork> ceiling;
     private final boolean spscCeiling;
     private final String stormTwin;
+    private final int minWarmupSeconds;
 
     private Workload(Builder b) {
         this.name = Objects.requireNonNull(b.name);
@@ -35,6 +36,15 @@ public final class Workload {
         this.ceiling = b.ceiling;
         this.spscCeiling = b.spscCeiling;
         this.stormTwin = b.stormTwin;
+        this.minWarmupSeconds = b.minWarmupSeconds;
+    }
+
+    /**
+     * The least warm-up this workload needs, whatever {@code --warmup} says (a runtime that adapts must have made its
+     * decisions before the window opens); 0 for most.
+     */
+    public int minWarmupSeconds() {
+        return minWarmupSeconds;
     }
 
     /**
@@ -60,6 +70,7 @@ public final class Workload {
         b.config.putAll(config);
         b.ceiling = ceiling;
         b.spscCeiling = spscCeiling;
+        b.minWarmupSeconds = minWarmupSeconds;
         return b;
     }
 
@@ -137,6 +148,7 @@ public final class Workload {
         private Supplier<CeilingWork> ceiling;
         private boolean spscCeiling;
         private String stormTwin;
+        private int minWarmupSeconds;
 
         private Builder(String name) {
             this.name = name;
@@ -186,6 +198,12 @@ public final class Workload {
         /** Marks this workload as a Microburst-only variant of {@code twin} (see {@link Workload#stormTwin()}). */
         public Builder stormTwin(String twin) {
             this.stormTwin = twin;
+            return this;
+        }
+
+        /** The least warm-up of this workload (see {@link Workload#minWarmupSeconds()}). */
+        public Builder minWarmupSeconds(int seconds) {
+            this.minWarmupSeconds = seconds;
             return this;
         }
 

@@ -45,6 +45,12 @@ public final class WorkloadCatalog {
      * shape). Storm ignores the key.
      */
     public static final String PLACEMENT = "microburst.placement";
+    /** Tasks per component of the automatic-parallelism workloads (WordCount p=4 with fewer executors). */
+    static final int AUTO_TASKS = 4;
+    /** The least gain of a cut in the {@code -eager} variants ({@code microburst.placement.min.gain}). */
+    static final double EAGER_MIN_GAIN = 1.1;
+    /** Decision interval of {@code wordcount-ordinary-p4-auto}, seconds: three decisions fit in its warm-up. */
+    static final int AUTO_INTERVAL_SECS = 2;
     /** Name suffix of the variants that run Microburst with {@code microburst.placement=static}. */
     public static final String STATIC_SUFFIX = "-static";
 
@@ -78,6 +84,11 @@ public final class WorkloadCatalog {
             all.add(ordinaryWordCount(p));
             all.add(staticPlacement(ordinaryWordCount(p)));
         }
+        all.add(eagerPlacement(ordinaryWordCount(1)));
+        for (int executors = 1; executors < AUTO_TASKS; executors *= 2) {
+            all.add(ordinaryWordCountExecutors(executors, false));
+        }
+        all.add(ordinaryWordCountExecutors(1, true));
         all.add(ordinaryRollingSort());
         all.add(staticPlacement(ordinaryRollingSort()));
         for (int p = 1; p <= MAX_ENRON_PARALLELISM; p++) {
@@ -251,6 +262,49 @@ public final class WorkloadCatalog {
                 return b.createTopology();
             })
             .build();
+    }
+
+    /**
+     * The workload with cost-based placement cutting at a lower expected gain ({@link #EAGER_MIN_GAIN} instead of 1.3),
+     * to measure whether the cuts the default declines would have paid. Microburst only.
+     */
+    static Workload eagerPlacement(Workload auto) {
+        return auto.toBuilder(auto.name() + "-eager")
+            .description(auto.description() + ", microburst.placement.min.gain=" + EAGER_MIN_GAIN)
+            .config(MicroburstConfig.PLACEMENT_MIN_GAIN, EAGER_MIN_GAIN)
+            .stormTwin(auto.name())
+            .build();
+    }
+
+    /**
+     * Ordinary WordCount with {@link #AUTO_TASKS} tasks per component on fewer executors: hand-picked executor counts
+     * ({@code wordcount-ordinary-p4-e1}, {@code -e2}; {@code wordcount-ordinary-p4} itself has one executor a task), or
+     * ({@code wordcount-ordinary-p4-auto}) one executor per component at start and {@code microburst.parallelism=auto}
+     * deciding every {@link #AUTO_INTERVAL_SECS} s, its decisions made in a warm-up of at least 20 s (logged in the
+     * run's log). Microburst only: Storm runs {@code wordcount-ordinary-p4}.
+     */
+    static Workload ordinaryWordCountExecutors(int executors, boolean auto) {
+        String name = "wordcount-ordinary-p" + AUTO_TASKS + (auto ? "-auto" : "-e" + executors);
+        Workload.Builder b = ordinaryWordCount(AUTO_TASKS).toBuilder(name)
+            .description("WordCount as ordinary user code, " + AUTO_TASKS + " tasks per component on " + executors
+                + " executor(s) each" + (auto ? " at start, microburst.parallelism=auto every " + AUTO_INTERVAL_SECS
+                + " s, warm-up at least 20 s" : "") + ", acking off, microburst.placement=auto")
+            .stormTwin(ordinaryWordCount(AUTO_TASKS).name())
+            .topology(() -> {
+                TopologyBuilder t = new TopologyBuilder();
+                t.setSpout("sentences", new RandomSentenceSpout(), executors).setNumTasks(AUTO_TASKS);
+                t.setBolt("split", new SplitSentenceBolt(), executors).setNumTasks(AUTO_TASKS)
+                    .shuffleGrouping("sentences");
+                t.setBolt("count", new WordCountBolt(), executors).setNumTasks(AUTO_TASKS)
+                    .fieldsGrouping("split", new Fields("word"));
+                return t.createTopology();
+            });
+        if (auto) {
+            b.config(MicroburstConfig.PARALLELISM, "auto")
+                .config(MicroburstConfig.PARALLELISM_INTERVAL_SECS, AUTO_INTERVAL_SECS)
+                .minWarmupSeconds(20);
+        }
+        return b.build();
     }
 
     /** RollingSort as ordinary user code: a Random-built 100-digit message per call, a BaseBasicBolt window. */

@@ -90,6 +90,27 @@ class WorkloadCatalogTest {
     }
 
     @Test
+    void automaticParallelismStartsWordCountP4OnOneExecutorEachAndStormRunsTheTwin() {
+        Workload auto = WorkloadCatalog.byName("wordcount-ordinary-p4-auto").orElseThrow();
+        Workload twin = WorkloadCatalog.byName("wordcount-ordinary-p4").orElseThrow();
+        assertEquals("auto", auto.config().get(MicroburstConfig.PARALLELISM));
+        assertEquals(2, auto.config().get(MicroburstConfig.PARALLELISM_INTERVAL_SECS));
+        assertTrue(auto.minWarmupSeconds() >= 3 * 2 * 2, "three decisions, each after a warm-up and a measured interval");
+        assertEquals("wordcount-ordinary-p4", auto.stormTwin());
+        assertFalse(RuntimeId.STORM.supports(auto));
+        for (String name : List.of("wordcount-ordinary-p4-auto", "wordcount-ordinary-p4-e1", "wordcount-ordinary-p4-e2")) {
+            StormTopology t = WorkloadCatalog.byName(name).orElseThrow().topology();
+            int executors = name.endsWith("-e2") ? 2 : 1;
+            assertEquals(executors, t.get_spouts().get("sentences").get_common().get_parallelism_hint(), name);
+            assertEquals(executors, t.get_bolts().get("count").get_common().get_parallelism_hint(), name);
+            assertTrue(t.get_bolts().get("split").get_common().get_json_conf().contains("\"topology.tasks\":4"), name);
+        }
+        assertFalse(WorkloadCatalog.byName("wordcount-ordinary-p4-e2").orElseThrow().config()
+            .containsKey(MicroburstConfig.PARALLELISM));
+        assertEquals(0, twin.minWarmupSeconds());
+    }
+
+    @Test
     void ceilingsExistOnlyWhereTheyDoTheSameWork() {
         Workload spoutOnly = WorkloadCatalog.byName("spout-emit").orElseThrow();
         assertTrue(RuntimeId.CEILING_LOOP.supports(spoutOnly));
