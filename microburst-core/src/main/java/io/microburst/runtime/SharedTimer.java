@@ -20,6 +20,9 @@ public final class SharedTimer implements AutoCloseable {
         scheduler = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
+            // Created on the first schedule, by whichever topology's submit comes first: without this the thread
+            // would keep that topology's class loader (a server's per-topology loader) for the cluster's lifetime.
+            t.setContextClassLoader(SharedTimer.class.getClassLoader());
             return t;
         });
         scheduler.setRemoveOnCancelPolicy(true);

@@ -43,6 +43,8 @@ final class WorkDir implements AutoCloseable {
         this.root = root;
         if (HOOK_ADDED.compareAndSet(false, true)) {
             Thread hook = new Thread(() -> LIVE.forEach(WorkDir::delete), "microburst-workdir-cleanup");
+            // Not the first topology's class loader, which a hook would otherwise keep until the JVM exits.
+            hook.setContextClassLoader(WorkDir.class.getClassLoader());
             Runtime.getRuntime().addShutdownHook(hook);
         }
         LIVE.add(root);

@@ -157,6 +157,7 @@ final class ServerNimbus extends ClusterNimbus {
         }
         TopologyClassLoader replaced = loaders.put(stored.name(), loader);
         if (replaced != null) {
+            LoaderRelease.release(replaced);
             replaced.close();
         }
     }
@@ -288,6 +289,7 @@ final class ServerNimbus extends ClusterNimbus {
     private void closeUnusedLoaders() {
         for (Map.Entry<String, TopologyClassLoader> e : loaders.entrySet()) {
             if (!isRunning(e.getKey()) && loaders.remove(e.getKey(), e.getValue())) {
+                LoaderRelease.release(e.getValue());
                 try {
                     e.getValue().close();
                 } catch (IOException | RuntimeException ignored) {
