@@ -30,7 +30,8 @@ import org.apache.storm.utils.ObjectReader;
  * subscriptions. Building a plan starts nothing; an invalid topology is refused here with a message that names the
  * component, stream or field at fault.
  *
- * <p>Task ids are assigned as Storm assigns them: components sorted by id, tasks numbered from 1 consecutively.
+ * <p>Task ids are the ones Storm gives (see {@link StormTaskIds}): components sorted by id, tasks numbered from 1
+ * consecutively over the user's components and the system components Storm adds, whose ids are reserved here.
  *
  * <p>Threading: built on the submitting thread and read-only afterwards, except {@link #setExecutors}, which a
  * rebalance calls under the topology's lifecycle lock before new executors start.
@@ -45,12 +46,14 @@ public final class TopologyPlan {
     private final Map<Integer, String> taskToComponent;
     private final Map<String, List<Integer>> componentToSortedTasks;
     private final Map<String, Map<String, Fields>> componentToStreamToFields;
-    private final int taskCount;
+    private final int maxTaskId;
+    private final Map<String, List<Integer>> systemComponentTasks;
 
     private TopologyPlan(String name, String stormId, StormTopology topology, Map<String, Object> conf,
                          Map<String, ComponentPlan> components, Map<Integer, String> taskToComponent,
                          Map<String, List<Integer>> componentToSortedTasks,
-                         Map<String, Map<String, Fields>> componentToStreamToFields, int taskCount) {
+                         Map<String, Map<String, Fields>> componentToStreamToFields, int maxTaskId,
+                         Map<String, List<Integer>> systemComponentTasks) {
         this.name = name;
         this.stormId = stormId;
         this.topology = topology;
@@ -59,7 +62,8 @@ public final class TopologyPlan {
         this.taskToComponent = taskToComponent;
         this.componentToSortedTasks = componentToSortedTasks;
         this.componentToStreamToFields = componentToStreamToFields;
-        this.taskCount = taskCount;
+        this.maxTaskId = maxTaskId;
+        this.systemComponentTasks = systemComponentTasks;
     }
 
     /**
@@ -134,10 +138,9 @@ public final class TopologyPlan {
         }
         Integer maxParallelism = PlanConf.intConf(conf, Config.TOPOLOGY_MAX_TASK_PARALLELISM, name);
 
-        Map<String, ComponentPlan> components = new LinkedHashMap<>();
-        Map<Integer, String> taskToComponent = new HashMap<>();
-        Map<String, List<Integer>> componentTasks = new HashMap<>();
-        int nextTask = 1;
+        Map<String, Map<String, Object>> componentConfs = new LinkedHashMap<>();
+        Map<String, Integer> taskCounts = new HashMap<>();
+        Map<String, Integer> parallelisms = new HashMap<>();
         for (Map.Entry<String, ComponentCommon> e : commons.entrySet()) {
             String id = e.getKey();
             ComponentCommon common = e.getValue();
@@ -160,16 +163,47 @@ public final class TopologyPlan {
                 tasks = Math.min(tasks, cap);
                 parallelism = Math.min(parallelism, cap);
             }
+            componentConfs.put(id, componentConf);
+            taskCounts.put(id, tasks);
+            parallelisms.put(id, parallelism);
+        }
+
+        // Storm's own numbering, system components included; dense from 1 only if Storm cannot number the topology
+        Map<Integer, String> stormTasks = StormTaskIds.number(topology, conf, taskCounts);
+        Map<String, List<Integer>> stormComponentTasks = new TreeMap<>();
+        if (stormTasks != null) {
+            for (Map.Entry<Integer, String> e : new TreeMap<>(stormTasks).entrySet()) {
+                stormComponentTasks.computeIfAbsent(e.getValue(), k -> new ArrayList<>()).add(e.getKey());
+            }
+        }
+        Map<String, ComponentPlan> components = new LinkedHashMap<>();
+        Map<Integer, String> taskToComponent = new HashMap<>();
+        Map<String, List<Integer>> componentTasks = new HashMap<>();
+        int nextTask = 1;
+        int maxTask = 0;
+        for (Map.Entry<String, Map<String, Object>> e : componentConfs.entrySet()) {
+            String id = e.getKey();
+            int tasks = taskCounts.get(id);
+            List<Integer> numbered = stormComponentTasks.get(id);
             List<Integer> ids = new ArrayList<>(tasks);
             for (int t = 0; t < tasks; t++) {
-                taskToComponent.put(nextTask, id);
-                ids.add(nextTask++);
+                int taskId = numbered != null && numbered.size() == tasks ? numbered.get(t) : nextTask;
+                nextTask = taskId + 1;
+                taskToComponent.put(taskId, id);
+                ids.add(taskId);
+                maxTask = Math.max(maxTask, taskId);
             }
             componentTasks.put(id, Collections.unmodifiableList(ids));
-            ComponentPlan plan = new ComponentPlan(id, spouts.contains(id), objects.get(id), common, ids,
-                Math.min(parallelism, tasks), componentConf);
+            ComponentPlan plan = new ComponentPlan(id, spouts.contains(id), objects.get(id), commons.get(id), ids,
+                Math.min(parallelisms.get(id), tasks), e.getValue());
             components.put(id, plan);
         }
+        Map<String, List<Integer>> systemTasks = new TreeMap<>();
+        stormComponentTasks.forEach((id, ids) -> {
+            if (!components.containsKey(id)) {
+                systemTasks.put(id, List.copyOf(ids));
+            }
+        });
 
         Map<String, Map<String, Fields>> streamFields = new HashMap<>();
         for (ComponentPlan c : components.values()) {
@@ -224,7 +258,7 @@ public final class TopologyPlan {
         }
         return new TopologyPlan(name, stormId, topology, conf, Collections.unmodifiableMap(components),
             Collections.unmodifiableMap(taskToComponent), Collections.unmodifiableMap(componentTasks),
-            Collections.unmodifiableMap(streamFields), nextTask - 1);
+            Collections.unmodifiableMap(streamFields), maxTask, Collections.unmodifiableMap(systemTasks));
     }
 
     private static void checkGrouping(ComponentPlan consumer, StreamPlan stream, Grouping grouping)
@@ -302,9 +336,27 @@ public final class TopologyPlan {
         return componentToStreamToFields;
     }
 
-    /** Highest task id; ids run from 1 to this. */
+    /** How many tasks the user's components have. */
     public int taskCount() {
-        return taskCount;
+        return taskToComponent.size();
+    }
+
+    /**
+     * Highest task id of a user component. Ids are Storm's: they run from 1, but the ids Storm gives its system
+     * components (see {@link #systemComponentTasks}) are not in {@link #taskToComponent}. Arrays indexed by task id are
+     * sized by this.
+     */
+    public int maxTaskId() {
+        return maxTaskId;
+    }
+
+    /**
+     * The task ids Storm gives the components it adds to the topology ({@code __acker}, {@code __eventlogger},
+     * {@code __metrics...}), by component id; empty if Storm could not number the topology. Microburst runs no acker
+     * or event logger tasks: those ids are reserved, never used.
+     */
+    public Map<String, List<Integer>> systemComponentTasks() {
+        return systemComponentTasks;
     }
 
     /**

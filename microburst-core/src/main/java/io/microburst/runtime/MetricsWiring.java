@@ -105,13 +105,21 @@ final class MetricsWiring {
         }
         Map<Integer, String> taskToComponent = new HashMap<>(plan.taskToComponent());
         Map<String, List<Integer>> componentTasks = new HashMap<>(plan.componentToSortedTasks());
-        int nextTask = plan.taskCount() + 1;
+        int nextTask = plan.maxTaskId() + 1;
+        for (List<Integer> ids : plan.systemComponentTasks().values()) {
+            nextTask = Math.max(nextTask, ids.get(ids.size() - 1) + 1);
+        }
+        Map<String, Integer> occurrences = new HashMap<>();
         List<Object[]> created = new ArrayList<>();
         for (Object r : list) {
             Map<String, Object> registration = (Map<String, Object>) r;
             String className = (String) registration.get("class");
-            String componentId = Constants.METRICS_COMPONENT_ID_PREFIX + className;
-            int taskId = nextTask++;
+            // named and numbered as Storm names and numbers its metrics consumer components
+            int occurrence = occurrences.merge(className, 1, Integer::sum);
+            String componentId = Constants.METRICS_COMPONENT_ID_PREFIX + className
+                + (occurrence > 1 ? "#" + occurrence : "");
+            List<Integer> stormIds = plan.systemComponentTasks().get(componentId);
+            int taskId = stormIds != null ? stormIds.get(0) : nextTask++;
             taskToComponent.put(taskId, componentId);
             componentTasks.put(componentId, List.of(taskId));
             try {

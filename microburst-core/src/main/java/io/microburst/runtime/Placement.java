@@ -75,8 +75,8 @@ final class Placement {
         }
         List<Executor> list = new ArrayList<>();
         List<List<TaskRunner>> runners = new ArrayList<>();
-        BoltTask[] bolts = new BoltTask[plan.taskCount() + 1];
-        TaskRunner[] byTask = new TaskRunner[plan.taskCount() + 1];
+        BoltTask[] bolts = new BoltTask[plan.maxTaskId() + 1];
+        TaskRunner[] byTask = new TaskRunner[plan.maxTaskId() + 1];
         for (List<ThreadLayout.Member> group : groups) {
             String name = shared ? ThreadLayout.carrierName(topologyName, list.size(), groups.size())
                 : ThreadLayout.executorName(topologyName, group);

@@ -60,7 +60,7 @@ final class StreamRoute {
         int onlyTask = !direct && groupers.length == 1 ? groupers[0].onlyTask() : -1;
         this.only = onlyTask >= 0 ? link(0, onlyTask) : null;
         if (direct) {
-            this.directLinks = new Link[producer.host.plan().taskCount() + 1];
+            this.directLinks = new Link[producer.host.plan().maxTaskId() + 1];
             for (Subscription s : stream.subscriptions()) {
                 for (int t : s.consumer().taskIds()) {
                     directLinks[t] = newLink(s, t);

@@ -2,6 +2,7 @@ package io.microburst.runtime;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -66,10 +67,8 @@ final class WorkerResources {
             });
         sharedPool.allowCoreThreadTimeOut(true);
         defaultResources.put(WorkerTopologyContext.SHARED_EXECUTOR, sharedPool);
-        List<Integer> tasks = new ArrayList<>();
-        for (int t = 1; t <= plan.taskCount(); t++) {
-            tasks.add(t);
-        }
+        List<Integer> tasks = new ArrayList<>(plan.taskToComponent().keySet());
+        Collections.sort(tasks);
         this.workerTasks = List.copyOf(tasks);
         this.workDir = WorkDir.create(plan.name(), loader);
     }

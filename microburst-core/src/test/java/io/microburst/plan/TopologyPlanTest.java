@@ -99,11 +99,44 @@ class TopologyPlanTest {
         TopologyBuilder b = new TopologyBuilder();
         b.setSpout("words", new TestWordSpout(), 2);
         b.setBolt("count", new TestWordCounter(), 2).setNumTasks(5).fieldsGrouping("words", new Fields("word"));
+        // Storm numbers its acker (one per worker by default: "__acker" sorts first) among the user's components
         TopologyPlan p = plan(b.createTopology(), Map.of());
-        assertEquals(List.of(1, 2, 3, 4, 5), p.component("count").taskIds());
-        assertEquals(List.of(6, 7), p.component("words").taskIds());
-        assertEquals(List.of(List.of(1, 2, 3), List.of(4, 5)), p.component("count").tasksPerExecutor());
+        assertEquals(List.of(2, 3, 4, 5, 6), p.component("count").taskIds());
+        assertEquals(List.of(7, 8), p.component("words").taskIds());
+        assertEquals(List.of(List.of(2, 3, 4), List.of(5, 6)), p.component("count").tasksPerExecutor());
         assertEquals(7, p.taskCount());
+        assertEquals(8, p.maxTaskId());
+        assertEquals(Map.of("__acker", List.of(1)), p.systemComponentTasks());
+        assertEquals(List.of(2, 3, 4, 5, 6, 7, 8), p.taskToComponent().keySet().stream().sorted().toList());
+
+        TopologyPlan none = plan(b.createTopology(), Map.of(Config.TOPOLOGY_ACKER_EXECUTORS, 0));
+        assertEquals(List.of(1, 2, 3, 4, 5), none.component("count").taskIds());
+        assertEquals(List.of(6, 7), none.component("words").taskIds());
+        assertEquals(Map.of(), none.systemComponentTasks());
+    }
+
+    @Test
+    void reservesTheIdsOfStormsSystemComponents() throws Exception {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("Upper", new TestWordSpout(), 1);
+        b.setSpout("words", new TestWordSpout(), 2);
+        b.setBolt("count", new TestWordCounter(), 2).fieldsGrouping("words", new Fields("word"));
+        Map<String, Object> conf = new HashMap<>();
+        conf.put(Config.TOPOLOGY_WORKERS, 2);
+        conf.put(Config.TOPOLOGY_EVENTLOGGER_EXECUTORS, 1);
+        conf.put(Config.TOPOLOGY_METRICS_CONSUMER_REGISTER, List.of(
+            Map.of("class", "org.apache.storm.metric.LoggingMetricsConsumer", "parallelism.hint", 2),
+            Map.of("class", "org.apache.storm.metric.LoggingMetricsConsumer", "parallelism.hint", 1)));
+        TopologyPlan p = plan(b.createTopology(), conf);
+        // "Upper" < "__acker" < "__eventlogger" < "__metrics_..." < "count" < "words"
+        assertEquals(List.of(1), p.component("Upper").taskIds());
+        assertEquals(Map.of("__acker", List.of(2, 3), "__eventlogger", List.of(4),
+            "__metrics_org.apache.storm.metric.LoggingMetricsConsumer", List.of(5, 6),
+            "__metrics_org.apache.storm.metric.LoggingMetricsConsumer#2", List.of(7)), p.systemComponentTasks());
+        assertEquals(List.of(8, 9), p.component("count").taskIds());
+        assertEquals(List.of(10, 11), p.component("words").taskIds());
+        assertEquals(5, p.taskCount());
+        assertEquals(11, p.maxTaskId());
     }
 
     @Test

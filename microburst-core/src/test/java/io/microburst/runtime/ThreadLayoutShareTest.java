@@ -49,7 +49,8 @@ class ThreadLayoutShareTest {
             }
         }
         tasks.sort(null);
-        assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), tasks, "every task once");
+        // task 1 is Storm's acker's: reserved, never run
+        assertEquals(List.of(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), tasks, "every task once");
         for (List<ThreadLayout.Member> group : groups) {
             long holders = shared.stream().filter(c -> c.containsAll(group)).count();
             assertEquals(1, holders, "an executor's tasks stay together: " + group);
