@@ -10,6 +10,7 @@ import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.StreamPlan;
 import io.microburst.plan.Subscription;
+import io.microburst.plan.TopologyPlan;
 import io.microburst.plan.UserObjects;
 import io.microburst.routing.Grouper;
 import io.microburst.routing.Groupers;
@@ -230,8 +231,8 @@ abstract class TaskRunner {
             Link link = directTask < r.directLinks.length ? r.directLinks[directTask] : null;
             if (link == null) {
                 throw new IllegalArgumentException("Component '" + component.id() + "' (task " + taskId
-                    + ") emitted directly to task " + directTask + " on stream '" + r.streamId
-                    + "', but that task does not consume the stream");
+                    + ") emitted directly to task " + directTask + " on stream '" + r.streamId + "', but that task "
+                    + directTargetDescription(r, directTask));
             }
             addTarget(link);
             return link.targetTasks; // made once per link: a direct emit's result allocates nothing
@@ -253,6 +254,26 @@ abstract class TaskRunner {
             all.addAll(chosen);
         }
         return all;
+    }
+
+    /** Why {@code directTask} cannot take a direct emit on {@code r}, and which tasks can. Only for the error. */
+    private String directTargetDescription(StreamRoute r, int directTask) {
+        TopologyPlan plan = host.plan();
+        String owner = plan.taskToComponent().get(directTask);
+        if (owner == null) {
+            for (Map.Entry<String, List<Integer>> e : plan.systemComponentTasks().entrySet()) {
+                if (e.getValue().contains(directTask)) {
+                    owner = e.getKey();
+                }
+            }
+        }
+        List<Integer> consumers = new ArrayList<>();
+        for (Subscription s : r.stream.subscriptions()) {
+            consumers.addAll(s.consumer().taskIds());
+        }
+        String which = owner == null ? "does not exist"
+            : "(of component '" + owner + "') does not consume the stream";
+        return which + "; the tasks consuming it are " + consumers;
     }
 
     private void addTargets(List<Integer> chosen, StreamRoute r, int g) {

@@ -136,6 +136,15 @@ class StreamsAndEmitTest extends ClusterTestSupport {
         EmitOutcome outcome = probe("wrongArity");
         assertNotNull(outcome.error(), "emit of 2 values on a 1-field stream must throw: " + outcome);
         assertNotNull(outcome.message(), "the exception must say why");
+        assertTrue(outcome.message().contains("the tasks consuming it are"), "and name the consumers: " + outcome);
+    }
+
+    @Test
+    void emitDirectToTheTaskIdOfStormsAckerNamesIt() throws Exception {
+        assumeMicroburst("Storm's acker task would receive such a tuple");
+        EmitOutcome outcome = probe("directToAcker");
+        assertNotNull(outcome.error(), "emitDirect to the acker's reserved task id must throw: " + outcome);
+        assertTrue(String.valueOf(outcome.message()).contains("'__acker'"), "the message must name the acker: " + outcome);
     }
 
     @Test
@@ -286,6 +295,18 @@ class StreamsAndEmitTest extends ClusterTestSupport {
             attempt("regularOnDirect", n, () -> collector.emit("direct", new Values(n)));
             attempt("directToNonConsumer", n, () -> {
                 collector.emitDirect(context.getThisTaskId(), "direct", new Values(n));
+                return null;
+            });
+            // one worker, so one acker: Storm numbers it after the components whose ids sort before "__acker"
+            int ackerTask = 1;
+            for (String component : context.getComponentIds()) {
+                if (!component.startsWith("__") && component.compareTo("__acker") < 0) {
+                    ackerTask += context.getComponentTasks(component).size();
+                }
+            }
+            int acker = ackerTask;
+            attempt("directToAcker", n, () -> {
+                collector.emitDirect(acker, "direct", new Values(n));
                 return null;
             });
         }
