@@ -36,6 +36,8 @@ public final class BuiltinTaskMetrics {
     private final String topologyId;
     private final int port;
     private final boolean bolt;
+    /** True for a spout task that reports Storm's skipped-time metrics. */
+    private final boolean skipped;
     /** Every metric registered here, so that a new instance of the task does not deregister them. */
     private final Set<Metric> owned;
     private final Map<String, Rate> rates = new HashMap<>();
@@ -48,14 +50,24 @@ public final class BuiltinTaskMetrics {
     private volatile double arrivalRate;
     private final Rate reportedErrorRate;
     private long lastReportedErrors;
+    /** Storm's spout skipped-time counters, by TaskStats' SKIPPED_ reasons; whole milliseconds, as Storm counts. */
+    private static final String[] SKIPPED_NAMES = {"__skipped-max-spout-ms", "__skipped-inactive-ms",
+        "__skipped-backpressure-ms"};
+    private final Rate[] skippedRates = new Rate[SKIPPED_NAMES.length];
+    private final long[] lastSkippedMs = new long[SKIPPED_NAMES.length];
 
+    /**
+     * @param executorFirst the task is the first of its executor as Storm splits the component's tasks over executors:
+     *     a spout's skipped-time metrics are registered for that task only, as Storm's spout executor registers them
+     */
     public BuiltinTaskMetrics(TaskStats stats, StormMetricRegistry registry, String topologyId, int port, boolean bolt,
-        Set<Metric> owned, IntSupplier queueCapacity, IntSupplier queuePopulation) {
+        boolean executorFirst, Set<Metric> owned, IntSupplier queueCapacity, IntSupplier queuePopulation) {
         this.stats = stats;
         this.registry = registry;
         this.topologyId = topologyId;
         this.port = port;
         this.bolt = bolt;
+        this.skipped = !bolt && executorFirst;
         this.owned = owned;
         this.queuePopulation = queuePopulation;
         String component = stats.componentId();
@@ -64,6 +76,15 @@ public final class BuiltinTaskMetrics {
         owned.add(errorCount);
         reportedErrorRate = new Rate(errorCount);
         gauge(registry.gauge("__reported-error-count.m1_rate", reportedErrorRate, component, task));
+        if (skipped) {
+            // as Storm's spout executor registers them: from the start, keyed by component and task only
+            for (int reason = 0; reason < SKIPPED_NAMES.length; reason++) {
+                Counter c = registry.counter(SKIPPED_NAMES[reason], component, task);
+                owned.add(c);
+                skippedRates[reason] = new Rate(c);
+                gauge(registry.gauge(SKIPPED_NAMES[reason] + ".m1_rate", skippedRates[reason], component, task));
+            }
+        }
         gauge(registry.gauge("receive-queue-capacity", (Gauge<Integer>) queueCapacity::getAsInt, topologyId,
             component, task, port));
         gauge(registry.gauge("receive-queue-population", (Gauge<Integer>) queuePopulation::getAsInt, topologyId,
@@ -91,6 +112,7 @@ public final class BuiltinTaskMetrics {
                 stats = fresh;
                 last = null;
                 lastReportedErrors = 0;
+                java.util.Arrays.fill(lastSkippedMs, 0);
             }
         }
     }
@@ -144,6 +166,14 @@ public final class BuiltinTaskMetrics {
         reportedErrorRate.counter.inc(errors - lastReportedErrors);
         lastReportedErrors = errors;
         reportedErrorRate.sample(now);
+        if (skipped) {
+            for (int reason = 0; reason < SKIPPED_NAMES.length; reason++) {
+                long ms = stats.skippedNanos(reason) / 1_000_000;
+                skippedRates[reason].counter.inc(ms - lastSkippedMs[reason]);
+                lastSkippedMs[reason] = ms;
+                skippedRates[reason].sample(now);
+            }
+        }
         for (Rate r : rates.values()) {
             r.sample(now);
         }

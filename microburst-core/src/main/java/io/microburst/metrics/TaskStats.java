@@ -48,6 +48,15 @@ public final class TaskStats {
     private volatile LatencyHistogram completeLatencies;
     /** Errors the task's collector reported ({@code reportError}), from any thread; never copied. */
     private final AtomicLong reportedErrors = new AtomicLong();
+    /**
+     * Nanoseconds a spout task's executor idled while the spout could not be polled, by {@link #SKIPPED_MAX_SPOUT},
+     * {@link #SKIPPED_INACTIVE} and {@link #SKIPPED_BACKPRESSURE} (Storm's {@code __skipped-*-ms}); written on idle
+     * turns only, by the task's thread; never copied.
+     */
+    private final long[] skippedNanos = new long[3];
+    public static final int SKIPPED_MAX_SPOUT = 0;
+    public static final int SKIPPED_INACTIVE = 1;
+    public static final int SKIPPED_BACKPRESSURE = 2;
 
     /**
      * @param outStreams output stream ids, by stream index
@@ -229,6 +238,16 @@ public final class TaskStats {
     /** The task's collector reported an error (any thread). */
     public void errorReported() {
         reportedErrors.incrementAndGet();
+    }
+
+    /** The task's executor idled {@code nanos} while the spout could not be polled, for {@code reason}. */
+    public void skipped(int reason, long nanos) {
+        skippedNanos[reason] += nanos;
+    }
+
+    /** Nanoseconds idled for {@code reason} since this instance of the task started (see {@link #skipped}). */
+    public long skippedNanos(int reason) {
+        return skippedNanos[reason];
     }
 
     /** Errors the task's collector reported since this instance of the task started. */

@@ -108,6 +108,11 @@ public final class ComponentPlan {
         return i < inLarger ? i / (base + 1) : extra + (i - inLarger) / base;
     }
 
+    /** True when {@code taskId} is the first task of its executor (see {@link #tasksPerExecutor()}). */
+    public boolean firstOfExecutor(int taskId) {
+        return taskId == taskIds.get(0) || executorOf(taskId) != executorOf(taskId - 1);
+    }
+
     public List<List<Integer>> tasksPerExecutor() {
         int n = Math.min(executors, taskIds.size());
         List<List<Integer>> result = new ArrayList<>(n);

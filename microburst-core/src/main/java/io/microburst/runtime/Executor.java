@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Executor implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Executor.class);
+    private static final String RUNTIME_PACKAGE = Executor.class.getPackageName() + ".";
 
     private final ExecutorHost host;
     final int index;
@@ -123,8 +124,10 @@ public final class Executor implements Runnable {
                 }
                 if (work > 0) {
                     idle.workDone();
-                } else {
+                } else if (spouts.length == 0) {
                     idle.idle(spoutsPolled);
+                } else {
+                    idleWithSpouts();
                 }
             }
             drainBeforeStop();
@@ -137,6 +140,21 @@ public final class Executor implements Runnable {
                 task.shutdown();
             }
             stopped.countDown();
+        }
+    }
+
+    /**
+     * An idle turn of an executor with spouts, timed (idle turns only, never per tuple) for Storm's skipped-time
+     * metrics of its spouts (see {@link SpoutTask#idled}).
+     */
+    private void idleWithSpouts() {
+        long before = System.nanoTime();
+        idle.idle(spoutsPolled);
+        long spent = System.nanoTime() - before;
+        boolean inactive = !board.isActive();
+        boolean heldBack = !inactive && !board.isHalted() && (!board.spoutsMayRun() || outbox.overflowing());
+        for (SpoutTask spout : spouts) {
+            spout.idled(spent, inactive, heldBack);
         }
     }
 
@@ -300,6 +318,39 @@ public final class Executor implements Runnable {
             return true;
         }
         return stopped.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * True when this executor's thread is inside a call to one of its spouts: the innermost frame of the runtime on its
+     * stack is a {@link SpoutTask}'s (a spout blocked in an emit waits in the runtime's queues instead). Reads the
+     * thread's stack, so only for stops.
+     */
+    boolean inSpoutCall() {
+        Thread t = inbox.thread();
+        if (spouts.length == 0 || t == null || isStoppedForGood() || t.getState() == Thread.State.NEW) {
+            return false;
+        }
+        for (StackTraceElement frame : t.getStackTrace()) {
+            String type = frame.getClassName();
+            if (type.startsWith(RUNTIME_PACKAGE)) {
+                return type.equals(SpoutTask.class.getName()) || type.startsWith(SpoutTask.class.getName() + "$");
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The thread is stuck in a spout call past the stop's grace: interrupts it and closes its spouts from the calling
+     * thread (see {@link SpoutTask#closeWhileStuck}), as Storm's executor shutdown does.
+     */
+    void releaseStuckSpouts() {
+        for (SpoutTask spout : spouts) {
+            spout.closedWhileStuck = true;
+        }
+        interruptIfRunning();
+        for (SpoutTask spout : spouts) {
+            spout.closeWhileStuck();
+        }
     }
 
     /** Interrupts the thread, if it still runs: it may be stuck in user code that waits. */

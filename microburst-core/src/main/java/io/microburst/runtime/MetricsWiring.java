@@ -86,7 +86,7 @@ final class MetricsWiring {
             if (b == null) {
                 int taskId = t.taskId;
                 b = new BuiltinTaskMetrics(t.stats, resources.metricRegistry(), plan.stormId(),
-                    WorkerResources.WORKER_PORT, t instanceof BoltTask, owned,
+                    WorkerResources.WORKER_PORT, t instanceof BoltTask, t.component.firstOfExecutor(taskId), owned,
                     () -> liveTasks.get(taskId).inbox.capacityTuples(),
                     () -> liveTasks.get(taskId).inbox.populationTuples());
                 builtins.put(taskId, b);

@@ -1,7 +1,9 @@
 package io.microburst.runtime;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import io.microburst.config.ConfigKeys;
+import io.microburst.metrics.TaskStats;
 import io.microburst.reliability.MaxPendingTuner;
 import io.microburst.reliability.PendingTrees;
 import io.microburst.reliability.TrackedMessageId;
@@ -29,6 +31,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     private final MaxPendingTuner tuner;
     private long ackedSinceTune;
     private ISpout spout;
+    /** The opened instance not yet closed: whoever takes it closes it (this task's thread, or a stop that found it stuck). */
+    private final AtomicReference<ISpout> toClose = new AtomicReference<>();
     private boolean activated;
     private int inFlight;
     private int emittedThisCall;
@@ -59,6 +63,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
                 ? DebugLog.spoutCollector(this, taskId, component.id()) : new SpoutOutput(this);
             fresh.open(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
             spout = fresh; // only an opened instance is ever closed, as in Storm
+            toClose.set(fresh);
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
@@ -89,6 +94,27 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
             } catch (Throwable t) {
                 failed(t, "deactivate");
             }
+        }
+    }
+
+    /**
+     * This task's executor idled {@code nanos} on a turn that did no work: counted as Storm counts its spout's skipped
+     * time ({@code __skipped-inactive-ms}, {@code __skipped-backpressure-ms}, {@code __skipped-max-spout-ms}) when the
+     * spout could not be polled for that reason; time waiting while the spout had nothing to emit is not counted.
+     *
+     * @param inactive the topology is deactivated
+     * @param heldBack the topology's spouts wait for full queues to drain
+     */
+    void idled(long nanos, boolean inactive, boolean heldBack) {
+        if (!up) {
+            return;
+        }
+        if (inactive) {
+            stats.skipped(TaskStats.SKIPPED_INACTIVE, nanos);
+        } else if (heldBack) {
+            stats.skipped(TaskStats.SKIPPED_BACKPRESSURE, nanos);
+        } else if (maxPending > 0 && inFlight >= maxPending) {
+            stats.skipped(TaskStats.SKIPPED_MAX_SPOUT, nanos);
         }
     }
 
@@ -345,7 +371,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     }
 
     private void closeQuietly() {
-        ISpout old = spout;
+        ISpout old = toClose.getAndSet(null);
         spout = null;
         if (old != null) {
             try {
@@ -359,10 +385,28 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
 
     @Override
     void shutdown() {
-        if (up) {
+        if (up && !closedWhileStuck) {
             deactivate();
-            up = false;
         }
+        up = false;
         closeQuietly();
+    }
+
+    /**
+     * Closes the spout from the stopping thread while this task's own thread is stuck inside one of the spout's calls
+     * (see {@link StopSequence}), as Storm's executor shutdown closes its spouts once their thread has not ended 100 ms
+     * after its interrupt: a spout waiting on something its close() ends (a multi-lang subprocess) lets go. What the
+     * stuck call throws then is not reported as a failure, and this task's own shutdown closes nothing more.
+     */
+    void closeWhileStuck() {
+        closedWhileStuck = true;
+        ISpout stuck = toClose.getAndSet(null);
+        if (stuck != null) {
+            try {
+                stuck.close();
+            } catch (Throwable t) {
+                host.reportError(this, t);
+            }
+        }
     }
 }

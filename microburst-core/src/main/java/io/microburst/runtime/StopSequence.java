@@ -23,14 +23,23 @@ import org.slf4j.LoggerFactory;
 final class StopSequence {
     private static final Logger LOG = LoggerFactory.getLogger(StopSequence.class);
 
+    /**
+     * How long an executor whose thread is inside a spout call gets to stop on its own before its spouts are closed
+     * from outside: Storm's executor shutdown waits 100 ms for an interrupted executor thread, then closes its spouts.
+     */
+    static final long SPOUT_CALL_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
     private StopSequence() {
     }
 
     /**
      * Asks every executor to stop and waits for all of them together, with one deadline: at half of it the ones
      * still running are interrupted (they may be stuck in user code that waits); at the deadline the rest are left
-     * behind (daemon threads) with a warning. With {@code drain} (a kill), first {@link #drain}s for at most half the
-     * timeout, so that tuples in flight are executed rather than lost.
+     * behind (daemon threads) with a warning. An executor stuck inside a spout call is not waited for that long: as
+     * Storm's executor shutdown does, after {@link #SPOUT_CALL_GRACE_NANOS} it is interrupted and its spouts closed from
+     * here (see {@link #awaitReleasingStuckSpouts}). With {@code drain} (a kill), first {@link #drain}s for at most half
+     * the timeout, so that tuples in flight are executed rather than lost.
      */
     static void stop(TopologyPlan plan, Placement placement, long stopTimeoutMs, boolean drain) {
         long timeout = TimeUnit.MILLISECONDS.toNanos(stopTimeoutMs);
@@ -43,9 +52,7 @@ final class StopSequence {
                 e.requestStop();
             }
             long start = System.nanoTime();
-            for (Executor e : all) {
-                e.awaitStopUntil(start + timeout / 2);
-            }
+            awaitReleasingStuckSpouts(all, start + timeout / 2);
             for (Executor e : all) {
                 e.interruptIfRunning();
             }
@@ -60,6 +67,67 @@ final class StopSequence {
             }
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Waits until every executor has stopped or {@code deadlineNanos} has passed. An executor found inside a spout call
+     * at every check for {@link #SPOUT_CALL_GRACE_NANOS} is released: interrupted, and its spouts closed from this
+     * thread (a spout blocked on a subprocess, such as a multi-lang spout whose script never answers, lets go only
+     * when closed).
+     */
+    private static void awaitReleasingStuckSpouts(Executor[] all, long deadlineNanos) throws InterruptedException {
+        long[] inCallSince = new long[all.length];
+        boolean[] released = new boolean[all.length];
+        while (true) {
+            Executor running = null;
+            long now = System.nanoTime();
+            for (int i = 0; i < all.length; i++) {
+                Executor e = all[i];
+                if (e.isStoppedForGood()) {
+                    continue;
+                }
+                running = e;
+                if (released[i] || !e.inSpoutCall()) {
+                    inCallSince[i] = 0;
+                } else if (inCallSince[i] == 0) {
+                    inCallSince[i] = now;
+                } else if (now - inCallSince[i] >= SPOUT_CALL_GRACE_NANOS) {
+                    LOG.info("Executor {} is still inside a spout call after the stop's grace; closing its spouts", e);
+                    e.releaseStuckSpouts();
+                    released[i] = true;
+                }
+            }
+            if (running == null || now - deadlineNanos >= 0) {
+                return;
+            }
+            running.awaitStopUntil(Math.min(deadlineNanos, now + POLL_NANOS));
+        }
+    }
+
+    /**
+     * Waits until {@code e} has stopped (true), or {@code deadlineNanos} has passed (false). An executor found inside a
+     * spout call at every check for {@link #SPOUT_CALL_GRACE_NANOS} cannot drain: it is left to the stop (true), so the
+     * components after it still drain.
+     */
+    private static boolean awaitDrained(Executor e, long deadlineNanos) throws InterruptedException {
+        long inCallSince = 0;
+        while (true) {
+            long now = System.nanoTime();
+            if (e.awaitStopUntil(Math.min(deadlineNanos, now + POLL_NANOS))) {
+                return true;
+            }
+            now = System.nanoTime();
+            if (now - deadlineNanos >= 0) {
+                return false;
+            }
+            if (!e.inSpoutCall()) {
+                inCallSince = 0;
+            } else if (inCallSince == 0) {
+                inCallSince = now;
+            } else if (now - inCallSince >= SPOUT_CALL_GRACE_NANOS) {
+                return true;
+            }
         }
     }
 
@@ -115,7 +183,7 @@ final class StopSequence {
                 e.requestDrainingStop();
             }
             for (Executor e : group) {
-                if (!e.awaitStopUntil(deadlineNanos)) {
+                if (!awaitDrained(e, deadlineNanos)) {
                     return false;
                 }
             }

@@ -375,9 +375,18 @@ abstract class TaskRunner {
     /** Closes or cleans up the instance, on the executor's thread, when the topology stops. */
     abstract void shutdown();
 
+    /**
+     * Set by the stopping thread when it closed this task's instance while the task's own thread was stuck in one of
+     * its calls (see {@link SpoutTask#closeWhileStuck}): what that call throws then is the close, not a failure.
+     */
+    volatile boolean closedWhileStuck;
+
     /** A failure of user code: the instance is dropped and the runtime decides on a restart. */
     final void failed(Throwable error, String phase) {
         up = false;
+        if (closedWhileStuck) {
+            return;
+        }
         host.taskFailed(this, error, phase);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.microburst.it.support.Await;
 import io.microburst.it.support.Emission;
 import io.microburst.it.support.FixedTuplesSpout;
+import io.microburst.it.support.Recorder;
 import io.microburst.it.support.RecordingMetricsConsumer;
 import io.microburst.it.support.RecordingMetricsConsumer.MetricPoint;
 import io.microburst.it.support.Topologies;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.storm.Config;
+import org.apache.storm.ILocalCluster;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
@@ -45,7 +47,9 @@ class BuiltinMetricsParityTest extends ParityTestSupport {
         "__reported-error-count", 2L);
     /** Metrics whose value is not determined by the run (latencies, rates, queue sizes): present, and of the same type. */
     private static final List<String> SPOUT_SHAPES = List.of("__complete-latency-default", "__emit-count-default.m1_rate",
-        "__ack-count-default.m1_rate");
+        "__ack-count-default.m1_rate", "__skipped-max-spout-ms", "__skipped-max-spout-ms.m1_rate",
+        "__skipped-inactive-ms", "__skipped-inactive-ms.m1_rate", "__skipped-backpressure-ms",
+        "__skipped-backpressure-ms.m1_rate");
     private static final List<String> BOLT_SHAPES = List.of("__execute-latency-spout:default", "__process-latency-spout:default",
         "__execute-count-spout:default.m1_rate", "__capacity", "receive-queue-capacity", "receive-queue-population",
         "receive-queue-pct_full", "receive-queue-arrival_rate_secs", "receive-queue-sojourn_time_ms",
@@ -80,6 +84,69 @@ class BuiltinMetricsParityTest extends ParityTestSupport {
             } else {
                 assertEquals(reference, types, "value types of the built-in metrics, " + run.runtime() + " against the other runtime");
             }
+        }
+    }
+
+    /**
+     * The spout's skipped time, in ms as Storm counts it: while it is at max spout pending (a bolt holds its only
+     * pending tuple), {@code __skipped-max-spout-ms} grows; once the topology is deactivated,
+     * {@code __skipped-inactive-ms} grows. On both runtimes.
+     */
+    @Test
+    void skippedTimeIsCountedAtMaxSpoutPendingAndWhileInactive() throws Exception {
+        for (String runtime : RUNTIMES) {
+            ILocalCluster cluster = cluster(runtime);
+            String scope = Recorder.openScope(runtime + "-skipped");
+            String name = Topologies.uniqueName("skipped");
+            try {
+                Config conf = Topologies.baseConf();
+                conf.put(Config.TOPOLOGY_ENABLE_V2_METRICS_TICK, true);
+                conf.put(Config.TOPOLOGY_V2_METRICS_TICK_INTERVAL_SECONDS, 1);
+                conf.setMaxSpoutPending(1);
+                conf.registerMetricsConsumer(RecordingMetricsConsumer.class, scope, 1);
+                List<Emission> emissions = new ArrayList<>();
+                for (int n = 0; n < TUPLES; n++) {
+                    emissions.add(Emission.of("default", n));
+                }
+                TopologyBuilder builder = new TopologyBuilder();
+                builder.setSpout("spout", new FixedTuplesSpout(scope, Map.of("default", new Fields("n")), emissions, true), 1);
+                builder.setBolt("judge", new HoldingBolt(), 1).shuffleGrouping("spout");
+                cluster.submitTopology(name, conf, builder.createTopology());
+                Await.until(runtime + ": __skipped-max-spout-ms above 0",
+                    () -> latestSpout(scope, "__skipped-max-spout-ms") > 0, Await.DEFAULT_LIMIT,
+                    () -> String.valueOf(latest(Recorder.all(scope)).get("spout")));
+                long inactiveBefore = latestSpout(scope, "__skipped-inactive-ms");
+                cluster.deactivate(name);
+                Await.until(runtime + ": __skipped-inactive-ms grows once deactivated",
+                    () -> latestSpout(scope, "__skipped-inactive-ms") > inactiveBefore, Await.DEFAULT_LIMIT,
+                    () -> String.valueOf(latest(Recorder.all(scope)).get("spout")));
+            } finally {
+                try {
+                    Topologies.killAndAwaitGone(cluster, name);
+                } finally {
+                    Recorder.closeScope(scope);
+                }
+            }
+        }
+    }
+
+    private static long latestSpout(String scope, String metric) {
+        Object value = latest(Recorder.all(scope)).get("spout").get(metric);
+        return value instanceof Number n ? n.longValue() : -1;
+    }
+
+    /** Acks nothing: the spout's first tuple stays pending, so a spout with max spout pending 1 waits. */
+    static final class HoldingBolt extends BaseRichBolt {
+        @Override
+        public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+        }
+
+        @Override
+        public void execute(Tuple input) {
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
         }
     }
 
