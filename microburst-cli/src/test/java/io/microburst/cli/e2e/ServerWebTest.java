@@ -114,9 +114,9 @@ class ServerWebTest {
 
         assertEquals(200, scrape.statusCode());
         assertTrue(scrape.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"), scrape.headers().toString());
-        assertTrue(scrape.body().contains("microburst_executed_total{component=\"greet\",input=\"once:default\",task=\"1\","
+        assertTrue(scrape.body().contains("microburst_executed_total{component=\"greet\",input=\"once:default\",task=\"2\","
             + "topology=\"" + TOPOLOGY + "\"} 1.0"), scrape.body());
-        assertTrue(scrape.body().contains("microburst_emitted_total{component=\"once\",stream=\"default\",task=\"2\","
+        assertTrue(scrape.body().contains("microburst_emitted_total{component=\"once\",stream=\"default\",task=\"3\","
             + "topology=\"" + TOPOLOGY + "\"} 1.0"), scrape.body());
         assertTrue(scrape.body().contains("# TYPE microburst_topology_executors gauge"), scrape.body());
     }
@@ -162,7 +162,7 @@ class ServerWebTest {
         assertTrue(topology.contains("<h1 id=\"name\">" + TOPOLOGY + "</h1>"), topology);
         assertTrue(topology.contains("class=\"spout\"") && topology.contains("class=\"bolt\""), "graph drawn\n" + topology);
         assertTrue(topology.contains(">greet</a>"), topology);
-        assertTrue(topology.matches("(?s).*<td class=\"tasks\">[^<]*greet:1[^<]*</td>.*"), "threads shown\n" + topology);
+        assertTrue(topology.matches("(?s).*<td class=\"tasks\">[^<]*greet:2[^<]*</td>.*"), "threads shown\n" + topology);
         assertTrue(topology.contains("<div class=\"fill\""), "queue fill shown\n" + topology);
         assertTrue(topology.matches("(?s).*<td>greet</td><td>execute</td><td>1</td>.*<svg class=\"hist\".*"),
             "latency histogram shown\n" + topology);
