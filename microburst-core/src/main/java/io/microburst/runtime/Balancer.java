@@ -67,7 +67,8 @@ final class Balancer {
     }
 
     /**
-     * Closes a window: {@code parkedNanos} is the executor's total time parked so far. Asks the inbox to move the task
+     * Closes a window: {@code parkedNanos} is the executor's total time idle so far (parked, or waiting for room in a
+     * full consumer). Asks the inbox to move the task
      * at which to cut the chain, when the same one was chosen in the window before.
      */
     void balance(TaskRunner[] tasks, long parkedNanos) {

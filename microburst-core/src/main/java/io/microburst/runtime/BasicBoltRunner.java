@@ -37,6 +37,12 @@ final class BasicBoltRunner implements IBolt {
     private final IBasicBolt bolt;
     private transient OutputCollector out;
     private transient Collector collector;
+    /**
+     * False when no emit reads the input: the task's own collector with acking off. Then the input is not stored in the
+     * collector: that store put every input tuple in a long-lived object, so the tuple could never be scalar-replaced
+     * (WordCount's count thread allocated one per word) and each store paid G1's write barrier.
+     */
+    private transient boolean emitsReadInput;
 
     private BasicBoltRunner(IBasicBolt bolt) {
         this.bolt = bolt;
@@ -74,11 +80,14 @@ final class BasicBoltRunner implements IBolt {
         bolt.prepare(topoConf, context);
         this.out = out;
         this.collector = out instanceof BoltOutput own ? new ToTask(out, own.task()) : new ToCollector(out);
+        this.emitsReadInput = !(out instanceof BoltOutput own) || own.task().acking;
     }
 
     @Override
     public void execute(Tuple input) {
-        collector.setContext(input);
+        if (emitsReadInput) {
+            collector.setContext(input);
+        }
         try {
             bolt.execute(input, collector);
             out.ack(input);

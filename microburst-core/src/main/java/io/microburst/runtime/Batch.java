@@ -24,6 +24,8 @@ final class Batch {
     int size;
     /** The link last stored by the producer (producer only). */
     private Link lastAdded;
+    /** True when a link was stored past the first tuple, or a message id at all: clear has more than one slot to null. */
+    private boolean mixed;
     /** The link of the tuple the consumer read last: batches are read in order, once (consumer only). */
     private Link lastRead;
 
@@ -44,10 +46,12 @@ final class Batch {
         if (n == 0 || link != lastAdded) {
             links[n] = link;
             lastAdded = link;
+            mixed |= n != 0;
         }
         values[n] = tupleValues;
         if (id != TaskRunner.UNANCHORED) {
             ids[n] = id;
+            mixed = true;
         }
         size = n + 1;
         return n + 1 == links.length;
@@ -69,22 +73,33 @@ final class Batch {
         return id != null ? id : TaskRunner.UNANCHORED;
     }
 
-    /** Forgets every tuple, so that the batch can be filled again and keeps nothing alive. */
+    /**
+     * Makes a batch given back by its consumer ready to fill again: the links and message ids it stored are forgotten
+     * (a null link or id means something when read), in most batches one slot. The values are not: the next fill
+     * overwrites them, so a batch waiting in its producer's pool keeps its last tuples' values alive until then (the
+     * pool is bounded). Producer thread, when it takes the batch from its pool: clearing costs the producer what it
+     * used to cost the consumer, and in a pipeline the consumer is the side that waits least (WordCount's count thread
+     * spent 4% of its samples clearing).
+     */
     void clear() {
-        Arrays.fill(links, 0, size, null);
-        Arrays.fill(values, 0, size, null);
-        Arrays.fill(ids, 0, size, null);
+        if (mixed) {
+            Arrays.fill(links, 0, size, null);
+            Arrays.fill(ids, 0, size, null);
+            mixed = false;
+        } else {
+            links[0] = null;
+        }
         size = 0;
         lastRead = null;
     }
 
     /**
-     * The consumer has executed every tuple: the batch is cleared and given back to the executor that made it, or, used
-     * once, left to the collector. Consumer thread only, and nothing may read the batch afterwards.
+     * The consumer has executed every tuple: the batch goes back to the executor that made it, which clears it when it
+     * reuses it, or, used once, it is left to the collector. Consumer thread only, and nothing may read the batch
+     * afterwards.
      */
     void recycle() {
         if (owner != null) {
-            clear();
             owner.giveBack(this);
         }
     }

@@ -221,9 +221,13 @@ public final class Executor implements Runnable {
         return work;
     }
 
-    /** Every {@link Balancer#BALANCE_PERIOD_MS}, on this executor's thread (posted by the topology's timer). */
+    /**
+     * Every {@link Balancer#BALANCE_PERIOD_MS}, on this executor's thread (posted by the topology's timer). Time spent
+     * waiting for room in a full consumer counts as idle, as parked time does: that thread is not what holds the
+     * topology back, and a core it leaves waiting is free for a cut elsewhere.
+     */
     void balance() {
-        balancer.balance(tasks, idle.parkedNanos());
+        balancer.balance(tasks, idle.parkedNanos() + outbox.blockedNanos());
     }
 
     /** The pipelining of this executor (its own thread only). */

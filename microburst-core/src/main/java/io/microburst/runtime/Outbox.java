@@ -120,10 +120,14 @@ final class Outbox {
             return new Batch(batchSize, null);
         }
         Batch b = freeBatches.relaxedPoll();
-        return b != null ? b : new Batch(batchSize, this);
+        if (b == null) {
+            return new Batch(batchSize, this);
+        }
+        b.clear();
+        return b;
     }
 
-    /** A consumer is done with a full batch of ours: it is empty now, and reused if there is room. Any thread. */
+    /** A consumer is done with a full batch of ours: reused (cleared first, by {@link #newBatch}) if there is room. Any thread. */
     void giveBack(Batch b) {
         freeBatches.relaxedOffer(b);
     }
