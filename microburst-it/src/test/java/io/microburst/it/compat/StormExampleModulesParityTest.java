@@ -387,7 +387,8 @@ class StormExampleModulesParityTest {
                 causes.add(insane);
             }
         }
-        return (causes.isEmpty() ? "PASS" : "FAIL: " + String.join("; ", causes)) + figures;
+        String left = stormState.isEmpty() ? "" : " (left " + stormState + ")";
+        return (causes.isEmpty() ? "PASS" + left : "FAIL: " + String.join("; ", causes)) + figures;
     }
 
     /** The loggers of the example's own classes that logged. */
