@@ -57,6 +57,11 @@ public final class TaskStats {
     public static final int SKIPPED_MAX_SPOUT = 0;
     public static final int SKIPPED_INACTIVE = 1;
     public static final int SKIPPED_BACKPRESSURE = 2;
+    /**
+     * Output streams no component subscribes to: nothing they emit is transferred. Their transferred count is not
+     * emitted + extra (each emit adds -1 there), which a reader racing the writer sees a few counts off either way.
+     */
+    private final boolean[] unsubscribed;
 
     /**
      * @param outStreams output stream ids, by stream index
@@ -77,6 +82,7 @@ public final class TaskStats {
         int n = inputComponents.length;
         emitted = new long[o];
         transferredExtra = new long[o];
+        unsubscribed = new boolean[o];
         spoutAcked = new long[o];
         spoutFailed = new long[o];
         completeNanos = new long[o];
@@ -92,6 +98,12 @@ public final class TaskStats {
 
     private TaskStats(TaskStats source) {
         this(source.taskId, source.componentId, source.outStreams, source.inputComponents, source.inputStreams);
+        System.arraycopy(source.unsubscribed, 0, unsubscribed, 0, unsubscribed.length);
+    }
+
+    /** Marks an output stream no component subscribes to (before the task runs): its transferred count stays 0. */
+    public void unsubscribed(int stream) {
+        unsubscribed[stream] = true;
     }
 
     /** A copy of the counters as they are now (racy reads of another thread's counters: each value is whole). */
@@ -291,8 +303,16 @@ public final class TaskStats {
         return stream == 0 ? emittedFirst : emitted[stream];
     }
 
+    /**
+     * Tuples sent to tasks on the stream: 0 on a stream nobody subscribes to, never below 0 (emitted and the extra are
+     * read one after the other while the task writes them).
+     */
     public long transferred(int stream) {
-        return emitted(stream) + transferredExtra[stream];
+        if (unsubscribed[stream]) {
+            return 0;
+        }
+        long transferred = emitted(stream) + transferredExtra[stream];
+        return transferred < 0 ? 0 : transferred;
     }
 
     public long spoutAckedCount(int stream) {

@@ -93,6 +93,11 @@ abstract class TaskRunner {
             inStreams[s.inputIndex()] = s.stream().streamId();
         }
         this.stats = new TaskStats(taskId, component.id(), outStreams, inComponents, inStreams);
+        for (StreamPlan s : streams) {
+            if (s.subscriptions().isEmpty()) {
+                stats.unsubscribed(s.index());
+            }
+        }
     }
 
     /**

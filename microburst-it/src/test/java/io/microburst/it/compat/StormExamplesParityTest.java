@@ -46,7 +46,7 @@ class StormExamplesParityTest {
     /** What examples print as results (DRPC answers, printed values). */
     private static final Pattern RESULT = Pattern.compile("^(Result for .*|DRPC RESULT: .*|Reach of .*|REACH: .*|[a-z]+!!!)$");
     /** How Microburst reports a task that failed. */
-    private static final Pattern MICROBURST_FAILURE = Pattern.compile("failed in (open|prepare|execute|nextTuple)|"
+    static final Pattern MICROBURST_FAILURE = Pattern.compile("failed in (open|prepare|execute|nextTuple)|"
         + "Halting|NoOutputException|ClassNotFoundException|NoClassDefFoundError");
     /** Examples that need a system this machine does not run (arguments cannot stand in for it). */
     private static final Map<String, String> NEEDS_OUTSIDE = Map.ofEntries(
@@ -214,7 +214,7 @@ class StormExamplesParityTest {
      * that is not on the class path: HDFS, HBase, Kafka, Twitter) is left out, with the reason, and the rest compiled
      * again.
      */
-    private static Path compile(Path sources, Path out, Map<String, String> notBuilt) throws IOException {
+    static Path compile(Path sources, Path out, Map<String, String> notBuilt) throws IOException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         Files.createDirectories(out);
         List<Path> files;
@@ -252,7 +252,7 @@ class StormExamplesParityTest {
     }
 
     /** Classes with a {@code public static void main(String[])}, by their source. */
-    private static List<String> mains(Path classes) throws IOException {
+    static List<String> mains(Path classes) throws IOException {
         List<String> mains = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(classes)) {
             for (Path f : walk.filter(p -> p.toString().endsWith(".class") && !p.toString().contains("$")).sorted()

@@ -19,7 +19,7 @@ import org.apache.kafka.clients.admin.NewTopic;
  * on 127.0.0.1 free ports, in a JVM of its own so that killing the topology's process leaves it running. Its storage
  * is formatted first with a fresh cluster id by the Kafka project's {@code kafka.tools.StorageTool}.
  */
-final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker implements AutoCloseable {
     private static final long START_TIMEOUT_SECONDS = 120;
 
     private final JvmProcess process;
@@ -30,7 +30,7 @@ final class KafkaBroker implements AutoCloseable {
         this.bootstrap = bootstrap;
     }
 
-    static KafkaBroker start(Path dir) throws Exception {
+    public static KafkaBroker start(Path dir) throws Exception {
         int brokerPort = freePort();
         int controllerPort = freePort();
         Path logs = Files.createDirectories(dir.resolve("kafka-logs"));
@@ -94,7 +94,7 @@ final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    String bootstrap() {
+    public String bootstrap() {
         return bootstrap;
     }
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Assumptions;
  * Debian's redis-server on a free 127.0.0.1 port, with its own directory and no persistence, started and stopped by
  * the test. A test that needs it is skipped, saying how to get it, when redis-server is not installed.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
     private final Process process;
     private final int port;
 
@@ -26,7 +26,7 @@ final class RedisServer implements AutoCloseable {
         this.port = port;
     }
 
-    static RedisServer startOrSkip(Path dir) throws Exception {
+    public static RedisServer startOrSkip(Path dir) throws Exception {
         Path executable = find();
         Assumptions.assumeTrue(executable != null,
                 "redis-server is not installed: apt-get install redis-server (Debian's package) to run this test");
@@ -80,7 +80,7 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 

@@ -1,0 +1,472 @@
+package io.microburst.it.compat;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.microburst.it.durable.KafkaBroker;
+import io.microburst.it.durable.RedisServer;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The other example modules of Apache Storm 2.8.3's {@code examples/} directory (storm-starter has
+ * {@link StormExamplesParityTest}) on both local modes: storm-perf, storm-redis-examples, storm-jdbc-examples and
+ * storm-kafka-client-examples. Each module found as {@code examples/<module>/src/main/java} under the directory
+ * {@code -Dmicroburst.storm.dist} names (or {@code target/apache-storm-2.8.3}) is compiled against this test's class
+ * path; each of its mains runs under {@code storm local} and under {@code microburst local}, with the outside systems a
+ * user has on a laptop, started by the test on 127.0.0.1: redis-server, a Kafka broker (KRaft), an H2 database in a
+ * file. What is compared: exit codes, which of the example's own classes logged, what the topology left in the outside
+ * system (Redis keys, database rows, Kafka offsets committed), and for storm-perf the figures it polls from Nimbus,
+ * which on Microburst must be sane (Storm's local mode often has none yet after 60 s). Without the sources the test is
+ * skipped. {@code -Dmicroburst.storm.examples=Name,Name} runs only those mains. Verdicts go to
+ * {@code target/storm-examples/modules-report.txt}.
+ */
+class StormExampleModulesParityTest {
+    private static final String VERSION = "2.8.3";
+    private static final String ONLY = System.getProperty("microburst.storm.examples", "");
+    /** storm-perf's mains poll Nimbus once a minute: a 60 s run gives one row of figures. */
+    private static final String PERF_RUN_SECONDS = "60";
+    /** How long topologies that run until killed are left running (Kafka's producers send one record a second). */
+    private static final int SECONDS = Integer.getInteger("microburst.storm.examples.seconds", 30);
+    private static final String KAFKA_GROUP = "kafkaSpoutTestGroup";
+    private static final Pattern LOG_LINE = Pattern.compile("^(INFO|WARN|ERROR)\\s+(\\S+) - ");
+
+    /** One main of one module, and the arguments it runs with; {@code outside} names what it needs. */
+    private record Example(String module, String mainClass, List<String> args, String outside) {
+        String simpleName() {
+            return mainClass.substring(mainClass.lastIndexOf('.') + 1);
+        }
+    }
+
+    @Test
+    void everyExampleOfTheOtherModulesRunsOnMicroburstLocalAsOnStormLocal() throws Exception {
+        Path examples = examples();
+        assumeTrue(examples != null, "Storm " + VERSION + "'s example modules are not on Maven Central: unpack "
+            + "apache-storm-" + VERSION + ".tar.gz (or check out Storm's v" + VERSION + " tag) and pass "
+            + "-Dmicroburst.storm.dist=<directory holding examples/>, to run storm-perf, storm-redis-examples, "
+            + "storm-jdbc-examples and storm-kafka-client-examples on both local modes");
+        Path work = Files.createDirectories(Path.of("target", "storm-examples", "modules").toAbsolutePath());
+        Map<String, String> verdicts = new LinkedHashMap<>();
+        Map<String, Path> jars = new LinkedHashMap<>();
+        Map<String, Set<String>> ownClasses = new LinkedHashMap<>();
+        for (String module : List.of("storm-perf", "storm-redis-examples", "storm-jdbc-examples",
+            "storm-kafka-client-examples")) {
+            Path sources = examples.resolve(module).resolve("src").resolve("main").resolve("java");
+            if (!Files.isDirectory(sources)) {
+                verdicts.put(module, "SKIPPED: no sources at " + sources);
+                continue;
+            }
+            Map<String, String> notBuilt = new LinkedHashMap<>();
+            Path classes = StormExamplesParityTest.compile(sources, work.resolve(module).resolve("classes"), notBuilt);
+            notBuilt.forEach((file, why) -> verdicts.put(module + "/" + file, "NOT BUILT: " + why));
+            jars.put(module, LocalModes.jar(work.resolve(module + ".jar"), List.of(classes), Map.of()));
+            ownClasses.put(module, classNames(classes));
+        }
+        List<Example> selected = new ArrayList<>();
+        for (Example e : examples(work)) {
+            if (jars.containsKey(e.module())
+                && (ONLY.isBlank() || List.of(ONLY.split(",")).contains(e.simpleName()))) {
+                selected.add(e);
+            }
+        }
+        Path systems = Files.createDirectories(work.resolve("systems"));
+        RedisServer redis = needs(selected, "redis") ? RedisServer.startOrSkip(Files.createDirectories(
+            systems.resolve("redis"))) : null;
+        KafkaBroker kafka = needs(selected, "kafka") ? KafkaBroker.start(Files.createDirectories(
+            systems.resolve("kafka"))) : null;
+        try {
+            for (Example e : selected) {
+                Path dir = Files.createDirectories(work.resolve(e.simpleName()));
+                if (e.module().equals("storm-perf")) {
+                    // SimplifiedWordCountTopo and LowThroughputTopo read their run-time argument as the name of a
+                    // configuration file as well: one of that name in the working directory lets them run
+                    for (String mode : List.of(LocalModes.STORM, LocalModes.MICROBURST)) {
+                        Path cwd = Files.createDirectories(dir.resolve(mode.replace(' ', '-')));
+                        Files.writeString(cwd.resolve(PERF_RUN_SECONDS), "benchmark.label: " + e.simpleName() + "\n",
+                            StandardCharsets.UTF_8);
+                    }
+                }
+                Outside outside = outside(e, redis, kafka, dir);
+                List<String> stormArgs = outside.args(e.args(), "storm");
+                outside.reset();
+                LocalModes.Output storm = LocalModes.storm(dir, jars.get(e.module()), seconds(e), e.mainClass(),
+                    stormArgs);
+                String stormState = outside.state("storm");
+                outside.reset();
+                LocalModes.Output microburst = LocalModes.microburst(dir, jars.get(e.module()), seconds(e),
+                    e.mainClass(), outside.args(e.args(), "microburst"));
+                String microburstState = outside.state("microburst");
+                verdicts.put(e.mainClass(), verdict(e, storm, microburst, stormState, microburstState,
+                    ownClasses.get(e.module())));
+            }
+        } finally {
+            if (kafka != null) {
+                kafka.close();
+            }
+            if (redis != null) {
+                redis.close();
+            }
+        }
+        StringBuilder report = new StringBuilder();
+        verdicts.forEach((example, verdict) -> report.append(example).append(": ").append(verdict).append('\n'));
+        Files.writeString(work.resolve("modules-report.txt"), report, StandardCharsets.UTF_8);
+        assertTrue(verdicts.values().stream().noneMatch(v -> v.startsWith("FAIL")), "examples that differ:\n" + report);
+    }
+
+    /** The mains of the modules, with arguments for a short local run (storm-perf: 60 s, its poll interval). */
+    private static List<Example> examples(Path work) throws Exception {
+        Path words = work.resolve("words.txt");
+        StringBuilder text = new StringBuilder();
+        String[] vocabulary = {"the", "cow", "jumped", "over", "moon", "an", "apple", "a", "day", "keeps", "doctor"};
+        for (int line = 0; line < 500; line++) {
+            for (int w = 0; w < 3 + line % 7; w++) {
+                text.append(w == 0 ? "" : " ").append(vocabulary[(line * 7 + w * 3) % vocabulary.length]);
+            }
+            text.append('\n');
+        }
+        Files.writeString(words, text, StandardCharsets.UTF_8);
+        Path perfConf = work.resolve("perf-conf.yaml");
+        Files.writeString(perfConf, "input.file: " + words + "\n", StandardCharsets.UTF_8);
+        String perf = "org.apache.storm.perf.";
+        String redis = "org.apache.storm.redis.";
+        String jdbc = "org.apache.storm.jdbc.topology.";
+        String kafka = "org.apache.storm.kafka.";
+        return List.of(
+            new Example("storm-perf", perf + "ConstSpoutNullBoltTopo", List.of(PERF_RUN_SECONDS), ""),
+            new Example("storm-perf", perf + "ConstSpoutIdBoltNullBoltTopo", List.of(PERF_RUN_SECONDS), ""),
+            new Example("storm-perf", perf + "ConstSpoutOnlyTopo", List.of(PERF_RUN_SECONDS), ""),
+            new Example("storm-perf", perf + "FileReadWordCountTopo", List.of(PERF_RUN_SECONDS, perfConf.toString()),
+                ""),
+            // input file, run time, configuration file
+            new Example("storm-perf", perf + "SimplifiedWordCountTopo",
+                List.of(words.toString(), PERF_RUN_SECONDS, perfConf.toString()), ""),
+            // bolt sleep ms, run time
+            new Example("storm-perf", perf + "BackPressureTopo", List.of("10", PERF_RUN_SECONDS), ""),
+            // spout sleep ms, run time
+            new Example("storm-perf", perf + "LowThroughputTopo", List.of("100", PERF_RUN_SECONDS), ""),
+            new Example("storm-redis-examples", redis + "topology.PersistentWordCount", List.of("test"), "redis"),
+            new Example("storm-redis-examples", redis + "topology.WhitelistWordCount", List.of("test"), "redis"),
+            new Example("storm-redis-examples", redis + "topology.LookupWordCount", List.of("test"), "redis"),
+            new Example("storm-redis-examples", redis + "trident.WordCountTridentRedis", List.of(), "redis-trident"),
+            new Example("storm-redis-examples", redis + "trident.WordCountTridentRedisMap", List.of(),
+                "redis-trident"),
+            new Example("storm-jdbc-examples", jdbc + "UserPersistenceTopology", List.of(), "jdbc"),
+            new Example("storm-jdbc-examples", jdbc + "UserPersistenceTridentTopology", List.of(), "jdbc"),
+            new Example("storm-kafka-client-examples", kafka + "spout.KafkaSpoutTopologyMainNamedTopics", List.of(),
+                "kafka"),
+            new Example("storm-kafka-client-examples", kafka + "spout.KafkaSpoutTopologyMainWildcardTopics",
+                List.of(), "kafka"),
+            new Example("storm-kafka-client-examples", kafka + "trident.TridentKafkaClientTopologyNamedTopics",
+                List.of(), "kafka"),
+            new Example("storm-kafka-client-examples", kafka + "trident.TridentKafkaClientTopologyWildcardTopics",
+                List.of(), "kafka"));
+    }
+
+    /** storm-perf's mains kill their topology themselves: the local command then only has to end. */
+    private static int seconds(Example e) {
+        return e.module().equals("storm-perf") ? 2 : SECONDS;
+    }
+
+    private static boolean needs(List<Example> examples, String system) {
+        return examples.stream().anyMatch(e -> e.outside().startsWith(system));
+    }
+
+    /** What an example needs outside the topology: its arguments, a clean start, and what it left there. */
+    private interface Outside {
+        List<String> args(List<String> args, String mode) throws Exception;
+
+        void reset() throws Exception;
+
+        String state(String mode) throws Exception;
+    }
+
+    private static Outside outside(Example e, RedisServer redis, KafkaBroker kafka, Path dir) {
+        return switch (e.outside()) {
+            case "redis", "redis-trident" -> new RedisState(redis.port(), e.outside().equals("redis-trident"));
+            case "jdbc" -> new DatabaseRows(dir);
+            case "kafka" -> new KafkaState(kafka.bootstrap());
+            default -> new Outside() {
+                @Override
+                public List<String> args(List<String> args, String mode) {
+                    return args;
+                }
+
+                @Override
+                public void reset() {
+                }
+
+                @Override
+                public String state(String mode) {
+                    return "";
+                }
+            };
+        };
+    }
+
+    /**
+     * The Redis examples: a clean database holding the whitelist and word counts they read; afterwards, every key
+     * with its type and its hash fields or set members (the counts grow with time and are left out).
+     */
+    private record RedisState(int port, boolean trident) implements Outside {
+        @Override
+        public List<String> args(List<String> args, String mode) {
+            List<String> all = new ArrayList<>(trident ? List.of("1") : List.of());
+            all.addAll(List.of("127.0.0.1", Integer.toString(port)));
+            all.addAll(args);
+            return all;
+        }
+
+        @Override
+        public void reset() {
+            try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+                jedis.flushAll();
+                jedis.sadd("whitelist", "apple", "banana");
+                jedis.hset("wordCount", Map.of("apple", "5", "banana", "7", "orange", "1"));
+            }
+        }
+
+        @Override
+        public String state(String mode) {
+            StringBuilder state = new StringBuilder();
+            try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+                for (String key : new TreeSet<>(jedis.keys("*"))) {
+                    String type = jedis.type(key);
+                    Set<String> members = switch (type) {
+                        case "hash" -> new TreeSet<>(jedis.hkeys(key));
+                        case "set" -> new TreeSet<>(jedis.smembers(key));
+                        default -> Set.of();
+                    };
+                    state.append(key).append(' ').append(type).append(' ').append(members).append("; ");
+                }
+            }
+            return state.toString();
+        }
+    }
+
+    /** The JDBC examples: an H2 database in a file per run; afterwards, the distinct users and departments stored. */
+    private record DatabaseRows(Path dir) implements Outside {
+        String url(String mode) {
+            // the examples name their table "user", which H2 reserves unless told otherwise
+            return "jdbc:h2:file:" + dir.resolve(mode.replace(' ', '-')).resolve("db") + ";NON_KEYWORDS=USER";
+        }
+
+        @Override
+        public List<String> args(List<String> args, String mode) {
+            return List.of("org.h2.jdbcx.JdbcDataSource", url(mode), "sa", "", "test");
+        }
+
+        @Override
+        public void reset() {
+        }
+
+        @Override
+        public String state(String mode) throws Exception {
+            Set<String> rows = new TreeSet<>();
+            int count;
+            try (Connection c = DriverManager.getConnection(url(mode), "sa", "");
+                 Statement s = c.createStatement()) {
+                try (ResultSet r = s.executeQuery("select count(*) from user")) {
+                    r.next();
+                    count = r.getInt(1);
+                }
+                try (ResultSet r = s.executeQuery("select distinct user_id, user_name, dept_name from user")) {
+                    while (r.next()) {
+                        rows.add(r.getInt(1) + "/" + r.getString(2) + "/" + r.getString(3));
+                    }
+                }
+            }
+            return count == 0 ? "no rows" : "rows " + rows;
+        }
+    }
+
+    /**
+     * The Kafka examples: no topic and no consumer group at the start; afterwards, the topics the spout examples'
+     * group committed offsets on (the Trident examples print what they read instead).
+     */
+    private record KafkaState(String bootstrap) implements Outside {
+        private Admin admin() {
+            return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        }
+
+        @Override
+        public List<String> args(List<String> args, String mode) {
+            return List.of(bootstrap);
+        }
+
+        @Override
+        public void reset() throws Exception {
+            try (Admin admin = admin()) {
+                if (admin.listConsumerGroups().all().get(60, TimeUnit.SECONDS).stream()
+                    .anyMatch(g -> g.groupId().equals(KAFKA_GROUP))) {
+                    admin.deleteConsumerGroups(List.of(KAFKA_GROUP)).all().get(60, TimeUnit.SECONDS);
+                }
+                Set<String> topics = admin.listTopics().names().get(60, TimeUnit.SECONDS);
+                if (!topics.isEmpty()) {
+                    admin.deleteTopics(topics).all().get(60, TimeUnit.SECONDS);
+                }
+            }
+        }
+
+        @Override
+        public String state(String mode) throws Exception {
+            Set<String> committed = new TreeSet<>();
+            try (Admin admin = admin()) {
+                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(KAFKA_GROUP)
+                    .partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS);
+                offsets.forEach((partition, offset) -> {
+                    if (offset != null && offset.offset() > 0) {
+                        committed.add(partition.topic());
+                    }
+                });
+            }
+            return committed.isEmpty() ? "" : "offsets committed on " + committed;
+        }
+    }
+
+    /** PASS, or FAIL with the differences; storm-perf's verdicts also show both rows of figures. */
+    private static String verdict(Example e, LocalModes.Output storm, LocalModes.Output microburst, String stormState,
+                                  String microburstState, Set<String> ownClasses) {
+        if (storm.exitCode() != 0 && microburst.exitCode() == 0) {
+            return "STORM FAILED (exit code " + storm.exitCode() + ")";
+        }
+        List<String> causes = new ArrayList<>();
+        if (storm.exitCode() != microburst.exitCode()) {
+            causes.add("exit code " + microburst.exitCode() + " where Storm's is " + storm.exitCode());
+        }
+        Set<String> missing = loggers(storm, ownClasses);
+        missing.removeAll(loggers(microburst, ownClasses));
+        if (!missing.isEmpty()) {
+            causes.add("no log lines from " + missing);
+        }
+        if (!stormState.equals(microburstState)) {
+            causes.add("left '" + microburstState + "' where Storm left '" + stormState + "'");
+        }
+        if (e.outside().equals("kafka") && e.mainClass().contains(".trident.")) {
+            boolean stormRead = storm.text().contains("DEBUG: [");
+            boolean microburstRead = microburst.text().contains("DEBUG: [");
+            if (stormRead != microburstRead) {
+                causes.add(microburstRead ? "printed records Storm did not" : "printed no record where Storm did");
+            }
+        }
+        String running = microburst.text();
+        int stopping = running.indexOf("microburst: killing topology");
+        Matcher failure = StormExamplesParityTest.MICROBURST_FAILURE.matcher(
+            stopping < 0 ? running : running.substring(0, stopping));
+        if (failure.find()) {
+            causes.add("task failure near: " + failure.group());
+        }
+        String figures = "";
+        if (e.module().equals("storm-perf")) {
+            String stormRow = figures(storm);
+            String microburstRow = figures(microburst);
+            figures = " (Storm's figures: " + stormRow + "; Microburst's: " + microburstRow + ")";
+            String insane = insane(e, microburstRow);
+            if (insane != null) {
+                causes.add(insane);
+            }
+        }
+        String left = stormState.isEmpty() ? "" : " (left " + stormState + ")";
+        return (causes.isEmpty() ? "PASS" + left : "FAIL: " + String.join("; ", causes)) + figures;
+    }
+
+    /** The loggers of the example's own classes that logged. */
+    private static Set<String> loggers(LocalModes.Output out, Set<String> ownClasses) {
+        Set<String> loggers = new TreeSet<>();
+        for (String line : out.lines()) {
+            Matcher m = LOG_LINE.matcher(line);
+            if (m.find() && ownClasses.contains(m.group(2))) {
+                loggers.add(m.group(1) + " " + m.group(2));
+            }
+        }
+        return loggers;
+    }
+
+    /** The row of figures storm-perf printed under its header (elapsed, workers, tasks, ...), or "none". */
+    private static String figures(LocalModes.Output out) {
+        List<String> lines = out.lines();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("elapsed (sec),")) {
+                for (int j = i + 1; j < lines.size(); j++) {
+                    if (lines.get(j).matches("^-?\\d+,.*")) {
+                        return lines.get(j);
+                    }
+                }
+            }
+        }
+        return "none";
+    }
+
+    /**
+     * Why Microburst's figures are not sane, or null. Columns: elapsed, workers, tasks, executors, transferred,
+     * transfer rate, spout executors, spout transferred, spout acks, spout throughput, average and max complete
+     * latency (ms).
+     */
+    private static String insane(Example e, String row) {
+        if (row.equals("none")) {
+            return "printed no figures";
+        }
+        String[] f = row.split(",");
+        if (f.length < 12 || row.contains("NaN") || row.contains("-")) {
+            return "figures not sane: " + row;
+        }
+        long transferred = Long.parseLong(f[4]);
+        long acks = Long.parseLong(f[8]);
+        boolean spoutOnly = e.simpleName().equals("ConstSpoutOnlyTopo");
+        if (spoutOnly ? transferred != 0 || acks == 0 : transferred == 0) {
+            return "figures not sane (transferred " + transferred + ", acks " + acks + "): " + row;
+        }
+        return null;
+    }
+
+    /** The class names a module compiled to (nested ones as their loggers name them, with '$'). */
+    private static Set<String> classNames(Path classes) throws Exception {
+        Set<String> names = new TreeSet<>();
+        try (Stream<Path> walk = Files.walk(classes)) {
+            walk.filter(p -> p.toString().endsWith(".class")).forEach(p -> names.add(classes.relativize(p).toString()
+                .replace(File.separatorChar, '.').replaceAll("\\.class$", "")));
+        }
+        return names;
+    }
+
+    /** The examples directory of the unpacked distribution (or source checkout), or null. */
+    private static Path examples() {
+        List<Path> candidates = new ArrayList<>();
+        String dist = System.getProperty("microburst.storm.dist", System.getenv("MICROBURST_STORM_DIST"));
+        if (dist != null && !dist.isBlank()) {
+            candidates.add(Path.of(dist));
+        }
+        candidates.add(Path.of("target", "apache-storm-" + VERSION));
+        for (Path candidate : candidates) {
+            Path examples = candidate.resolve("examples");
+            for (String module : List.of("storm-perf", "storm-redis-examples", "storm-jdbc-examples",
+                "storm-kafka-client-examples")) {
+                if (Files.isDirectory(examples.resolve(module).resolve("src").resolve("main").resolve("java"))) {
+                    return examples;
+                }
+            }
+        }
+        return null;
+    }
+}
