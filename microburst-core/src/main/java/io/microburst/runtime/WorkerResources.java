@@ -152,6 +152,10 @@ final class WorkerResources {
         }
     }
 
+    java.nio.file.Path workingDirectory() {
+        return workDir.root();
+    }
+
     /** Stops the shared pool and deletes the working directory. */
     void close() {
         sharedPool.shutdownNow();
