@@ -185,10 +185,16 @@ public final class BlobStoreCalls {
         }
     }
 
-    public void deleteBlob(String key) throws KeyNotFoundException, AuthorizationException {
+    /**
+     * Deletes the key, unless a running topology localizes it.
+     *
+     * @throws org.apache.storm.generated.IllegalStateException (Nimbus's) naming the key and the topology using it
+     */
+    public void deleteBlob(String key) throws KeyNotFoundException, AuthorizationException,
+            org.apache.storm.generated.IllegalStateException {
         String topologyId = LocalBlobStore.isValid(key) ? usedBy.apply(key) : null;
         if (topologyId != null) {
-            throw new IllegalStateException("Attempting to delete active blob " + key + " used by topology "
+            throw new org.apache.storm.generated.IllegalStateException("Attempting to delete active blob " + key + " used by topology "
                 + topologyId);
         }
         store.delete(key);

@@ -203,9 +203,9 @@ class BlobStoreTest {
             update(calls, "dictionary", "second");
             awaitSeen("second");
 
-            IllegalStateException inUse = assertThrows(IllegalStateException.class, () -> calls.deleteBlob("dictionary"));
-            assertTrue(inUse.getMessage().contains("dictionary") && inUse.getMessage().contains("reads-blob"),
-                inUse.getMessage());
+            String inUse = assertThrows(org.apache.storm.generated.IllegalStateException.class,
+                () -> calls.deleteBlob("dictionary")).get_msg();
+            assertTrue(inUse.contains("dictionary") && inUse.contains("reads-blob"), inUse);
             KillOptions now = new KillOptions();
             now.set_wait_secs(0);
             cluster.killTopologyWithOpts("reads-blob", now);
