@@ -28,8 +28,8 @@ import org.apache.storm.utils.Utils;
  * missing key with {@link KeyNotFoundException}, both naming the key; ACLs are validated and normalized by storm-client's
  * {@link BlobStoreAclHandler} for an unauthenticated caller, as Nimbus does with authentication off.
  *
- * <p>Layout: one folder per key holding {@code meta} (the Thrift-serialized {@link SettableBlobMeta}) and
- * {@code data.<version>}, the current content; uploads are written under {@code .uploads/} and moved in when
+ * <p>Layout: {@code keys/<key>/} holds {@code meta} (the Thrift-serialized {@link SettableBlobMeta}) and
+ * {@code data.<version>}, the current content; uploads are written under {@code uploads/} and moved in when
  * committed, so a reader sees either the old or the new version, never a part. Versions only grow (at least the
  * previous version plus one, else the commit time in milliseconds, as Storm's local store uses the file's time).
  *
@@ -39,7 +39,8 @@ import org.apache.storm.utils.Utils;
 public final class LocalBlobStore {
     private static final String META = "meta";
     private static final String DATA = "data.";
-    private static final String UPLOADS = ".uploads";
+    private static final String UPLOADS = "uploads";
+    private static final String KEYS = "keys";
     private static final int ALL = BlobStoreAclHandler.READ | BlobStoreAclHandler.WRITE | BlobStoreAclHandler.ADMIN;
 
     private final Path root;
@@ -54,6 +55,7 @@ public final class LocalBlobStore {
             this.root = Files.createDirectories(root);
             deleteTree(root.resolve(UPLOADS)); // uploads an earlier run never finished
             Files.createDirectories(root.resolve(UPLOADS));
+            Files.createDirectories(root.resolve(KEYS));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create the blob store folder " + root, e);
         }
@@ -152,10 +154,10 @@ public final class LocalBlobStore {
     /** Every key, sorted. */
     public synchronized List<String> keys() {
         List<String> keys = new ArrayList<>();
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root.resolve(KEYS))) {
             for (Path dir : dirs) {
                 String name = dir.getFileName().toString();
-                if (!name.equals(UPLOADS) && Files.isRegularFile(dir.resolve(META))) {
+                if (Files.isRegularFile(dir.resolve(META))) {
                     keys.add(name);
                 }
             }
@@ -183,7 +185,7 @@ public final class LocalBlobStore {
     }
 
     private Path keyDir(String key) {
-        return root.resolve(key);
+        return root.resolve(KEYS).resolve(key);
     }
 
     private SettableBlobMeta storedMeta(String key) throws KeyNotFoundException {

@@ -131,6 +131,10 @@ class BlobStoreTest {
         assertThrows(KeyNotFoundException.class, () -> calls.getBlobMeta("pending"));
         calls.finishBlobUpload(session);
         assertEquals("data", download(calls, "pending"));
+        // a key may be named like the store's own folders
+        create(calls, "uploads", "not an upload");
+        assertEquals("not an upload", download(calls, "uploads"));
+        assertEquals(List.of("pending", "uploads"), calls.listBlobs("").get_keys());
 
         String message = assertThrows(IllegalArgumentException.class,
             () -> calls.beginCreateBlob("../escape", ownerAll())).getMessage();
