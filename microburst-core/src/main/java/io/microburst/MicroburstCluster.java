@@ -1,10 +1,18 @@
 package io.microburst;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.microburst.blobstore.BlobLocalizer;
+import io.microburst.blobstore.BlobStoreCalls;
+import io.microburst.blobstore.LocalBlobStore;
 import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
 import io.microburst.cluster.TopologyTable;
@@ -57,6 +65,11 @@ public final class MicroburstCluster implements ILocalCluster {
     private TransactionalStateServer stateServer;
     /** Null unless the cluster is tracked. */
     private final Tracking tracking;
+    /** The blob store and its localizer, made at first use. */
+    private BlobStoreCalls blobs;
+    private BlobLocalizer localizer;
+    /** The blob store's folder when the cluster made a temporary one (deleted at close), else null. */
+    private Path blobTempDir;
 
     /**
      * What Storm's {@code LocalCluster} sets for every topology it runs, over defaults.yaml and storm.yaml: Trident
@@ -127,6 +140,10 @@ public final class MicroburstCluster implements ILocalCluster {
             loader = MicroburstCluster.class.getClassLoader();
         }
         Submission.checkComponentsDeserialize(topologyName, plan, loader);
+        boolean usesBlobs = topoConf.get(Config.TOPOLOGY_BLOBSTORE_MAP) != null;
+        if (usesBlobs) {
+            BlobLocalizer.validate(topoConf, blobStore().store());
+        }
         TopologyRuntime runtime;
         synchronized (this) {
             checkOpen();
@@ -143,7 +160,15 @@ public final class MicroburstCluster implements ILocalCluster {
             topologies.add(runtime);
         }
         try {
+            if (usesBlobs) {
+                TopologyRuntime started = runtime;
+                blobLocalizer().localize(stormId, topoConf, runtime.workingDirectory(), () -> !started.isStopped());
+            }
             runtime.start(active);
+        } catch (InvalidTopologyException e) {
+            runtime.stopNow();
+            topologies.forget(runtime);
+            throw e;
         } catch (RuntimeException | Error e) {
             // whatever failed, nothing is left behind: threads, timers, working directory, the listing
             runtime.stopNow();
@@ -157,6 +182,38 @@ public final class MicroburstCluster implements ILocalCluster {
             throw invalid;
         }
         return new LocalTopology(topologyName);
+    }
+
+    /**
+     * The cluster's blob store, with the Nimbus blob calls ({@code beginCreateBlob}, {@code uploadBlobChunk} ...) that
+     * {@code NimbusBlobStore} uses; topologies get the blobs their {@code topology.blobstore.map} names in their
+     * working directory, kept current. The blobs live in {@link MicroburstConfig#BLOBSTORE_DIR} when the cluster
+     * configuration sets it (kept across runs), else in a temporary folder deleted at {@link #close()}.
+     */
+    public synchronized BlobStoreCalls blobStore() {
+        checkOpen();
+        if (blobs == null) {
+            Object dir = clusterConf.get(MicroburstConfig.BLOBSTORE_DIR);
+            Path root;
+            try {
+                if (dir != null) {
+                    root = Path.of(dir.toString());
+                } else {
+                    blobTempDir = Files.createTempDirectory("microburst-blobs-");
+                    root = blobTempDir;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create a folder for the blob store", e);
+            }
+            localizer = new BlobLocalizer(new LocalBlobStore(root, clusterConf));
+            blobs = new BlobStoreCalls(localizer.store(), clusterConf, localizer::userOf);
+        }
+        return blobs;
+    }
+
+    private synchronized BlobLocalizer blobLocalizer() {
+        blobStore();
+        return localizer;
     }
 
     private synchronized TransactionalStateServer transactionalStateServer() {
@@ -368,6 +425,16 @@ public final class MicroburstCluster implements ILocalCluster {
         timer.close();
         StormClasses.awaitInitialized();
         synchronized (this) {
+            if (localizer != null) {
+                localizer.close();
+            }
+            if (blobTempDir != null) {
+                try (java.util.stream.Stream<Path> paths = Files.walk(blobTempDir)) {
+                    paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                } catch (IOException ignored) {
+                    // a temporary folder left behind is harmless
+                }
+            }
             if (stateServer != null) {
                 stateServer.close();
                 stateServer = null;

@@ -10,6 +10,12 @@ import io.microburst.config.ConfigKeys;
  * <p>Threading: constants only.
  */
 public final class MicroburstConfig {
+    /**
+     * String, a cluster setting (the {@code MicroburstCluster} configuration, or {@code microburst server}'s): the folder
+     * the blob store keeps its blobs in, kept across runs. Unset, a cluster keeps them in a temporary folder deleted
+     * when it closes.
+     */
+    public static final String BLOBSTORE_DIR = "microburst.blobstore.dir";
     /** Boolean, default true: run one-to-one chains of tasks in the emitting thread (operator fusion). */
     public static final String FUSION = ConfigKeys.FUSION;
     /**

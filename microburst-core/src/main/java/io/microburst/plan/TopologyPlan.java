@@ -90,11 +90,6 @@ public final class TopologyPlan {
             throw invalid("Topology '" + name + "' is null");
         }
         PlanConf.check(conf, trusted, "Topology '" + name + "'");
-        if (conf.get(Config.TOPOLOGY_BLOBSTORE_MAP) instanceof Map<?, ?> blobs && !blobs.isEmpty()) {
-            throw invalid("Topology '" + name + "' asks for blob store files (" + Config.TOPOLOGY_BLOBSTORE_MAP + ": "
-                + blobs.keySet() + "), but Microburst has no blob store to localize them from; give the topology the "
-                + "files' paths in its configuration instead");
-        }
         for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE,
             ConfigKeys.PARALLELISM_INTERVAL_SECS, ConfigKeys.EXECUTOR_THREADS_MAX)) {
             Integer value = PlanConf.intConf(conf, key, name);

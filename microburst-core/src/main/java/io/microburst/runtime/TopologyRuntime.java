@@ -351,6 +351,11 @@ public final class TopologyRuntime {
         return haltReason;
     }
 
+    /** The topology's working directory (the parent of its code and pid directories); deleted when it stops. */
+    public java.nio.file.Path workingDirectory() {
+        return resources.workingDirectory();
+    }
+
     public boolean isStopped() {
         return stopped;
     }

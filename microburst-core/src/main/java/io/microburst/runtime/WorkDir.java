@@ -131,6 +131,10 @@ final class WorkDir implements AutoCloseable {
         }
     }
 
+    Path root() {
+        return root;
+    }
+
     String codeDir() {
         return code.toString();
     }

@@ -151,6 +151,10 @@ final class WorkerResources {
         }
     }
 
+    java.nio.file.Path workingDirectory() {
+        return workDir.root();
+    }
+
     /** Stops the shared pool and deletes the working directory. */
     void close() {
         sharedPool.shutdownNow();

@@ -70,15 +70,6 @@ class TopologyPlanTest {
     }
 
     @Test
-    void blobStoreFilesAreRefusedNamingTheKeys() {
-        TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("words", new TestWordSpout());
-        String msg = assertThrows(InvalidTopologyException.class, () -> plan(b.createTopology(),
-            Map.of(Config.TOPOLOGY_BLOBSTORE_MAP, Map.of("dictionary", Map.of("localname", "dict.txt"))))).get_msg();
-        assertTrue(msg.contains("[dictionary]") && msg.contains("no blob store"), msg);
-    }
-
-    @Test
     void writesToTheConfigurationHandedOutStayWithTheirHolder() throws Exception {
         TopologyBuilder b = new TopologyBuilder();
         b.setSpout("words", new TestWordSpout());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import example.scaleout.BlobFlow;
 import example.scaleout.ParityTopology;
 import io.microburst.stormcluster.StormCluster;
 import java.io.File;
@@ -108,6 +109,55 @@ class ScaleOutParityTest {
 
         assertEquals(expected, onMicroburst, "Microburst's outputs against the ones computed from the input");
         assertEquals(onMicroburst, onStorm, "the Storm cluster's outputs against Microburst's");
+    }
+
+    /**
+     * The blob store as a Storm user meets it ({@link BlobFlow}: errors for missing keys, create, list, a submit refused
+     * for a missing key, the blob read by a running bolt before and after an update, a delete refused while in use,
+     * delete after the kill), on {@code microburst local} and against the Storm cluster's Nimbus and supervisor: every
+     * step reads the same. Both check for new blob versions every second (the cluster's storm.yaml sets
+     * {@code supervisor.localizer.update.blob.interval.secs}).
+     */
+    @Test
+    void sameBlobStoreFlowOnMicroburstAndOnAStormCluster() throws Exception {
+        Path jar = topologyJar(tmp.resolve("blobflow.jar"));
+        String main = BlobFlow.class.getName();
+        Path microburstLog = tmp.resolve("blobflow-microburst.log");
+        Process microburst = start(microburstLog, javaCommand(
+            List.of("-cp", System.getProperty("microburst.classpath"), "io.microburst.cli.Main", "local",
+                "--duration", "1", "--conf", "supervisor.localizer.update.blob.interval.secs=1",
+                jar.toString(), main, tmp.resolve("blobflow-seen-microburst").toString(), "blobflow")));
+        awaitExit(microburst, microburstLog);
+
+        Path home = cluster.stormHome();
+        Path stormLog = tmp.resolve("blobflow-storm.log");
+        Process storm = start(stormLog, javaCommand(List.of(
+            "-Dstorm.jar=" + jar, "-Dstorm.conf.file=" + cluster.stormYaml(),
+            "-Dlog4j.configurationFile=" + home.resolve("log4j2/client.xml"),
+            "-cp", home.resolve("lib-worker") + File.separator + "*" + File.pathSeparator + jar,
+            main, tmp.resolve("blobflow-seen-storm").toString(), "blobflow")));
+        awaitExit(storm, stormLog);
+
+        List<String> onStorm = blobFlowSteps(stormLog);
+        List<String> onMicroburst = blobFlowSteps(microburstLog);
+        assertTrue(onStorm.contains("BLOBFLOW done"), "the flow did not finish on the Storm cluster: " + read(stormLog));
+        for (String expected : List.of("BLOBFLOW the bolt read the first version: true",
+            "BLOBFLOW the bolt read the second version: true", "BLOBFLOW after the kill: deleted")) {
+            assertTrue(onStorm.contains(expected), expected + " on the Storm cluster:\n" + String.join("\n", onStorm));
+        }
+        assertEquals(onStorm, onMicroburst, "the blob flow on microburst local (see " + microburstLog + ")");
+        System.out.println("The blob flow on both:\n" + String.join("\n", onStorm));
+    }
+
+    private static void awaitExit(Process process, Path log) throws InterruptedException {
+        if (!process.waitFor(RUN_LIMIT.toMillis() * 2, TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            fail("the blob flow did not end; see " + log + ": " + read(log));
+        }
+    }
+
+    private static List<String> blobFlowSteps(Path log) throws IOException {
+        return Files.readAllLines(log).stream().filter(l -> l.startsWith("BLOBFLOW ")).toList();
     }
 
     /** Waits until the outputs under {@code dir} are complete; fails if {@code process} exits first or time runs out. */

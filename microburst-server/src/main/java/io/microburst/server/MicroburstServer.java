@@ -1,6 +1,7 @@
 package io.microburst.server;
 
 import io.microburst.MicroburstCluster;
+import io.microburst.MicroburstConfig;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.channels.FileChannel;
@@ -79,7 +80,9 @@ public final class MicroburstServer implements AutoCloseable {
         Object localHostname = conf.get(Config.STORM_LOCAL_HOSTNAME);
         this.host = localHostname instanceof String name && !name.isBlank() ? name
             : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
-        this.cluster = new MicroburstCluster(conf);
+        Map<String, Object> clusterConf = new HashMap<>(conf);
+        clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
+        this.cluster = new MicroburstCluster(clusterConf);
         this.nimbus = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
             ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host);
         nimbus.restore();

@@ -421,7 +421,9 @@ public final class StormCluster implements AutoCloseable {
             + "worker.heap.memory.mb: 512\n"
             + "worker.childopts: \"-Xmx%HEAP-MEM%m\"\n"
             // One machine: no reason to wait for Nimbus' 10 s monitor before an assignment or a rebalance.
-            + "nimbus.monitor.freq.secs: 2\n";
+            + "nimbus.monitor.freq.secs: 2\n"
+            // Nor for the supervisor's 30 s check for newer versions of the blobs that topologies localize.
+            + "supervisor.localizer.update.blob.interval.secs: 1\n";
         Files.writeString(stormYaml(), yaml, StandardCharsets.UTF_8);
         String zoo = "tickTime=2000\n"
             + "dataDir=" + dataDir.resolve("zookeeper") + "\n"

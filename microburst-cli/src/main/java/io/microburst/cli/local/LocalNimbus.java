@@ -30,7 +30,8 @@ import org.apache.storm.utils.VersionInfo;
  * the cluster from the calling thread (the cluster may use that thread's context class loader to deserialise spouts
  * and bolts). Lifecycle calls and queries are {@link ClusterNimbus}'s.
  *
- * <p>Calls that only make sense on a real cluster (blobs, heartbeats, profiling, log levels, UI pages) throw
+ * <p>The blob calls are the cluster's blob store's when it is a {@code MicroburstCluster}. Calls that only make
+ * sense on a real cluster (heartbeats, profiling, log levels, UI pages) throw
  * {@link NotInProcessException}, unless the cluster is itself a {@link Nimbus.Iface}, which then answers them.
  * Thread-safe: a topology's main may call from any thread.
  */

@@ -53,7 +53,6 @@ class StormExamplesParityTest {
         Map.entry("PrintSampleStream", "Twitter credentials and network access"),
         Map.entry("TridentKafkaClientWordCount", "a Kafka broker at localhost:9092"),
         Map.entry("TridentHBaseWindowingStoreTopology", "an HBase cluster"),
-        Map.entry("BlobStoreAPIWordCountTopology", "a blob store (refused by both local modes)"),
         Map.entry("PersistentWindowingTopology", "a Redis server at localhost:6379"),
         Map.entry("StatefulWordCount", "a Redis server at localhost:6379"),
         Map.entry("StateQueryExample", "a Redis server at localhost:6379"),
@@ -67,7 +66,8 @@ class StormExamplesParityTest {
     private static final String ONLY = System.getProperty("microburst.storm.examples", "");
     /** Arguments an example needs to show a result (the DRPC examples ask for their queries). */
     private static final Map<String, List<String>> ARGS = Map.of(
-        "BasicDRPCTopology", List.of("drpc-example", "hello", "goodbye"));
+        "BasicDRPCTopology", List.of("drpc-example", "hello", "goodbye"),
+        "BlobStoreAPIWordCountTopology", List.of("blobstore-example"));
 
     @Test
     void everyExampleRunsOnMicroburstLocalAsOnStormLocal() throws Exception {

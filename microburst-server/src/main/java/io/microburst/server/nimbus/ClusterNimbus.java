@@ -1,5 +1,6 @@
 package io.microburst.server.nimbus;
 
+import io.microburst.MicroburstCluster;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
@@ -40,8 +41,9 @@ import org.apache.storm.utils.Utils;
 /**
  * The part of a {@link Nimbus.Iface} that any Microburst Nimbus shares, whether it lives in the submitting JVM
  * ({@code microburst local}) or serves Thrift ({@code microburst server}): lifecycle calls and queries forwarded to an
- * in-process {@link ILocalCluster}, topology name checks, the JSON configuration of a submission, and a refusal naming
- * the call for everything a single machine cannot honour (blob store, supervisors, heartbeats, profiling). Subclasses
+ * in-process {@link ILocalCluster}, topology name checks, the JSON configuration of a submission, the blob calls
+ * (answered by a {@link MicroburstCluster}'s blob store), and a refusal naming the call for everything a single
+ * machine cannot honour (supervisors, heartbeats, profiling). Subclasses
  * implement submission and jar upload, and answer {@link #refuse} for the calls they can serve some other way.
  *
  * <p>Thread-safe as long as the cluster is: every method may be called from any thread.
@@ -251,76 +253,127 @@ public abstract class ClusterNimbus implements Nimbus.Iface {
 
     @Override
     public String beginCreateBlob(String key, SettableBlobMeta meta) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().beginCreateBlob(key, meta);
+        }
         return refuse("the blob store (beginCreateBlob)").beginCreateBlob(key, meta);
     }
 
     @Override
     public String beginUpdateBlob(String key) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().beginUpdateBlob(key);
+        }
         return refuse("the blob store (beginUpdateBlob)").beginUpdateBlob(key);
     }
 
     @Override
     public void uploadBlobChunk(String session, ByteBuffer chunk) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            microburst.blobStore().uploadBlobChunk(session, chunk);
+            return;
+        }
         refuse("the blob store (uploadBlobChunk)").uploadBlobChunk(session, chunk);
     }
 
     @Override
     public void finishBlobUpload(String session) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            microburst.blobStore().finishBlobUpload(session);
+            return;
+        }
         refuse("the blob store (finishBlobUpload)").finishBlobUpload(session);
     }
 
     @Override
     public void cancelBlobUpload(String session) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            microburst.blobStore().cancelBlobUpload(session);
+            return;
+        }
         refuse("the blob store (cancelBlobUpload)").cancelBlobUpload(session);
     }
 
     @Override
     public ReadableBlobMeta getBlobMeta(String key) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().getBlobMeta(key);
+        }
         return refuse("the blob store (getBlobMeta)").getBlobMeta(key);
     }
 
     @Override
     public void setBlobMeta(String key, SettableBlobMeta meta) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            microburst.blobStore().setBlobMeta(key, meta);
+            return;
+        }
         refuse("the blob store (setBlobMeta)").setBlobMeta(key, meta);
     }
 
     @Override
     public BeginDownloadResult beginBlobDownload(String key) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().beginBlobDownload(key);
+        }
         return refuse("the blob store (beginBlobDownload)").beginBlobDownload(key);
     }
 
     @Override
     public ByteBuffer downloadBlobChunk(String session) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().downloadBlobChunk(session);
+        }
         return refuse("the blob store (downloadBlobChunk)").downloadBlobChunk(session);
     }
 
     @Override
     public void deleteBlob(String key) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            microburst.blobStore().deleteBlob(key);
+            return;
+        }
         refuse("the blob store (deleteBlob)").deleteBlob(key);
     }
 
     @Override
     public ListBlobsResult listBlobs(String session) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().listBlobs(session);
+        }
         return refuse("the blob store (listBlobs)").listBlobs(session);
     }
 
     @Override
     public int getBlobReplication(String key) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().getBlobReplication(key);
+        }
         return refuse("the blob store (getBlobReplication)").getBlobReplication(key);
     }
 
     @Override
     public int updateBlobReplication(String key, int replication) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().updateBlobReplication(key, replication);
+        }
         return refuse("the blob store (updateBlobReplication)").updateBlobReplication(key, replication);
     }
 
     @Override
     public boolean isRemoteBlobExists(String blobKey) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            return microburst.blobStore().isRemoteBlobExists(blobKey);
+        }
         return refuse("the blob store (isRemoteBlobExists)").isRemoteBlobExists(blobKey);
     }
 
     @Override
     public void createStateInZookeeper(String key) throws TException {
+        if (cluster instanceof MicroburstCluster microburst) {
+            microburst.blobStore().createStateInZookeeper(key);
+            return;
+        }
         refuse("createStateInZookeeper").createStateInZookeeper(key);
     }
 
