@@ -20,7 +20,7 @@ import io.microburst.runtime.ExecutorView;
 import io.microburst.runtime.ThreadView;
 import io.microburst.runtime.TopologyRuntime;
 import org.apache.storm.Config;
-import org.apache.storm.ILocalClusterTrackedTopologyAware;
+import org.apache.storm.ILocalCluster;
 import org.apache.storm.cluster.IStormClusterState;
 import org.apache.storm.generated.AlreadyAliveException;
 import org.apache.storm.generated.ClusterSummary;
@@ -38,7 +38,6 @@ import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.testing.TrackedTopology;
 import org.apache.storm.utils.Time;
 import org.apache.storm.utils.Utils;
 import org.slf4j.Logger;
@@ -51,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
  */
-public final class MicroburstCluster implements ILocalClusterTrackedTopologyAware {
+public final class MicroburstCluster implements ILocalCluster {
     private static final Logger LOG = LoggerFactory.getLogger(MicroburstCluster.class);
     private final Map<String, Object> clusterConf;
     private final SharedTimer timer;
@@ -162,21 +161,6 @@ public final class MicroburstCluster implements ILocalClusterTrackedTopologyAwar
             throw invalid;
         }
         return new LocalTopology(topologyName);
-    }
-
-    /** Submits a tracked topology (storm-server's {@code TrackedTopology}), as Storm's LocalCluster does. */
-    @Override
-    public ILocalTopology submitTopology(String topologyName, Map<String, Object> conf, TrackedTopology topology)
-        throws AlreadyAliveException, InvalidTopologyException {
-        return submitTopologyWithOpts(topologyName, conf, topology.getTopology(), null);
-    }
-
-    /** Submits a tracked topology (storm-server's {@code TrackedTopology}) with options, as Storm's LocalCluster does. */
-    @Override
-    public ILocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, TrackedTopology topology,
-                                                 SubmitOptions submitOpts)
-        throws AlreadyAliveException, InvalidTopologyException {
-        return submitTopologyWithOpts(topologyName, conf, topology.getTopology(), submitOpts);
     }
 
     private synchronized TransactionalStateServer transactionalStateServer() {
