@@ -15,12 +15,14 @@ import io.microburst.blobstore.BlobStoreCalls;
 import io.microburst.blobstore.LocalBlobStore;
 import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
+import io.microburst.cluster.NimbusFacade;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.cluster.Tracking;
 import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.Submission;
 import io.microburst.plan.TopologyPlan;
+import io.microburst.runtime.Quiescence;
 import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
 import io.microburst.runtime.ThreadView;
@@ -34,6 +36,7 @@ import org.apache.storm.generated.Credentials;
 import org.apache.storm.generated.GetInfoOptions;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
+import org.apache.storm.generated.Nimbus;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.NumErrorsChoice;
 import org.apache.storm.generated.RebalanceOptions;
@@ -45,6 +48,8 @@ import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.utils.Time;
 import org.apache.storm.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs Storm topologies in this process, on Microburst's runtime: use it wherever you would write
@@ -54,6 +59,7 @@ import org.apache.storm.utils.Utils;
  * <p>Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
  */
 public final class MicroburstCluster implements ILocalCluster {
+    private static final Logger LOG = LoggerFactory.getLogger(MicroburstCluster.class);
     private final Map<String, Object> clusterConf;
     private final SharedTimer timer;
     private final TopologyTable topologies = new TopologyTable();
@@ -70,6 +76,11 @@ public final class MicroburstCluster implements ILocalCluster {
     private BlobLocalizer localizer;
     /** The blob store's folder when the cluster made a temporary one (deleted at close), else null. */
     private Path blobTempDir;
+    /** Storm's simulated time, when this cluster turned it on (see {@link Builder#withSimulatedTime()}); else null. */
+    private final Time.SimulatedTime simulatedTime;
+    /** How long {@link #advanceClusterTime} waits for the topologies to be idle, as Storm's test timeout. */
+    private final long idleTimeoutMs = idleTimeoutMs();
+    private volatile boolean idleTimeoutLogged;
 
     /**
      * What Storm's {@code LocalCluster} sets for every topology it runs, over defaults.yaml and storm.yaml: Trident
@@ -100,18 +111,24 @@ public final class MicroburstCluster implements ILocalCluster {
      * {@code trackedWait} advances simulated time, so run it with {@code Time.SimulatedTime} on.
      */
     public static MicroburstCluster tracked() {
-        return new MicroburstCluster(LOCAL_MODE, Tracking.start());
+        return new MicroburstCluster(LOCAL_MODE, Tracking.start(), null);
     }
 
     private MicroburstCluster(Map<String, Object> clusterConf, Tracking tracking) {
+        this(clusterConf, tracking, null);
+    }
+
+    private MicroburstCluster(Map<String, Object> clusterConf, Tracking tracking, Time.SimulatedTime simulatedTime) {
         this.tracking = tracking;
+        this.simulatedTime = simulatedTime;
         StormClasses.initializeInBackground();
         this.stormDefaults = Utils.readStormConfig();
         Map<String, Object> conf = new HashMap<>(stormDefaults);
         conf.putAll(clusterConf);
         conf.put(Config.STORM_CLUSTER_MODE, "local");
         this.clusterConf = conf;
-        this.timer = new SharedTimer("microburst-timer");
+        // Made with simulated time on (by the builder or by the caller), the timers that Storm users see follow it.
+        this.timer = new SharedTimer("microburst-timer", Time.isSimulating());
     }
 
     @Override
@@ -377,26 +394,75 @@ public final class MicroburstCluster implements ILocalCluster {
     }
 
     /**
-     * Advances Storm's simulated clock ({@code org.apache.storm.utils.Time}) by {@code secs}, as Storm's LocalCluster
-     * does; like Storm's, it requires simulated time to be on. User code that reads time through {@code Time} sees the
-     * change; Microburst's own timers (tick tuples, message timeouts) keep running on real time.
+     * Advances Storm's simulated clock ({@code org.apache.storm.utils.Time}) by {@code secs} in steps of one second,
+     * as Storm's LocalCluster does; like Storm's, it requires simulated time to be on. See
+     * {@link #advanceClusterTime(int, int)}.
      */
     @Override
-    public void advanceClusterTime(int secs) {
+    public void advanceClusterTime(int secs) throws InterruptedException {
         advanceClusterTime(secs, 1);
     }
 
-    /** As {@link #advanceClusterTime(int)}, in steps of {@code incSecs} seconds. */
+    /**
+     * Advances Storm's simulated clock by {@code secs}, {@code incSecs} at a time. On a cluster made while simulated
+     * time was on ({@link Builder#withSimulatedTime()}, or inside {@code Time.SimulatedTime}), tick tuples, message
+     * timeouts and IMetric collection follow that clock: each step fires what came due, then waits until the cluster
+     * is idle (every executor found nothing to do, twice in a row; an executor sleeping on the simulated clock counts
+     * as idle), as it does before the first step. Storm waits only for its daemons' timers there; waiting for the
+     * executors too makes each step see the effects of the previous one. The wait gives up after Storm's test timeout
+     * (10 s, or {@code STORM_TEST_TIMEOUT_MS}) when a spout never stops emitting, and time advances anyway.
+     */
     @Override
-    public void advanceClusterTime(int secs, int incSecs) {
+    public void advanceClusterTime(int secs, int incSecs) throws InterruptedException {
         if (!Time.isSimulating()) {
-            throw new IllegalStateException("Cannot advance cluster time: simulated time is off (start it with "
-                + "org.apache.storm.utils.Time.SimulatedTime)");
+            throw new IllegalStateException("Cannot advance cluster time: simulated time is off (build the cluster "
+                + "with new MicroburstCluster.Builder().withSimulatedTime(), or start org.apache.storm.utils.Time"
+                + ".SimulatedTime)");
         }
         int step = Math.max(1, incSecs);
+        waitForIdle();
         for (int left = secs; left > 0; left -= step) {
             Time.advanceTimeSecs(Math.min(step, left));
+            timer.fireDueOnStormClock();
+            waitForIdle();
         }
+    }
+
+    /**
+     * Waits until every topology of this cluster is idle: every executor has taken a whole turn that found nothing to
+     * do, twice in a row with no work in between (an executor sleeping on Storm's simulated clock counts as idle).
+     * Gives up after Storm's test timeout; returns whether the cluster was idle.
+     */
+    public boolean waitForIdle() throws InterruptedException {
+        boolean idle = Quiescence.await(topologies.all(), idleTimeoutMs);
+        if (!idle && !idleTimeoutLogged) {
+            idleTimeoutLogged = true;
+            LOG.warn("The topologies were not idle after {} ms (a spout that never stops emitting?); advancing "
+                + "simulated time anyway", idleTimeoutMs);
+        }
+        return idle;
+    }
+
+    /** Storm's test timeout: {@code STORM_TEST_TIMEOUT_MS} from the environment, else 10 s. */
+    private static long idleTimeoutMs() {
+        String value = System.getenv("STORM_TEST_TIMEOUT_MS");
+        if (value != null) {
+            try {
+                return Math.max(1, Long.parseLong(value.trim()));
+            } catch (NumberFormatException e) {
+                LOG.warn("STORM_TEST_TIMEOUT_MS is not a number: '{}'; using 10000", value);
+            }
+        }
+        return 10_000;
+    }
+
+    /**
+     * This cluster seen as Nimbus, as Storm's {@code LocalCluster.getNimbus()}: each call goes to this cluster's
+     * method of the same name (activate, deactivate, kill, rebalance, the topology views...); submitTopology takes its
+     * configuration as JSON. Calls this cluster has no method for throw {@link UnsupportedOperationException}.
+     */
+    public Nimbus.Iface getNimbus() {
+        return NimbusFacade.of(this);
     }
 
     /** The id under which a {@link #tracked()} cluster keeps its counters; null, as Storm's, for any other. */
@@ -443,6 +509,9 @@ public final class MicroburstCluster implements ILocalCluster {
         if (tracking != null) {
             tracking.close();
         }
+        if (simulatedTime != null) {
+            simulatedTime.close();
+        }
     }
 
     private static NumErrorsChoice errorChoice(GetInfoOptions options) {
@@ -456,6 +525,119 @@ public final class MicroburstCluster implements ILocalCluster {
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("This MicroburstCluster is closed");
+        }
+    }
+
+    /**
+     * Builds a cluster as Storm's {@code LocalCluster.Builder} does, so that a test written for Storm's local cluster
+     * changes only the line that creates it: {@code new MicroburstCluster.Builder().withSimulatedTime().build()}.
+     * Simulated time, tracking and the daemon configuration mean here what they mean in Storm; supervisors, ports
+     * and the Nimbus daemon do not exist in Microburst, and those settings are accepted and have no effect. As with
+     * Storm's builder, message timeouts are off and Trident starts a batch every 50 ms unless the daemon
+     * configuration (or the topology's) says otherwise.
+     */
+    public static final class Builder {
+        private Map<String, Object> daemonConf = new HashMap<>();
+        private boolean simulatedTime;
+        private String trackId;
+
+        /**
+         * Turns Storm's simulated time on ({@code org.apache.storm.utils.Time}) for the cluster's lifetime: it starts
+         * at 0 when the cluster is built and ends when it is closed. Tick tuples, message timeouts and IMetric
+         * collection then follow it, and advance only with {@link MicroburstCluster#advanceClusterTime} (or anything
+         * else that advances {@code Time}).
+         */
+        public Builder withSimulatedTime() {
+            return withSimulatedTime(true);
+        }
+
+        /** As {@link #withSimulatedTime()} when {@code simulate} is true. */
+        public Builder withSimulatedTime(boolean simulate) {
+            this.simulatedTime = simulate;
+            return this;
+        }
+
+        /**
+         * A tracked cluster, as {@link MicroburstCluster#tracked()}: {@code TrackedTopology} and
+         * {@code Testing.trackedWait} work with it.
+         */
+        public Builder withTracked() {
+            return withTracked("microburst-tracked-" + Utils.uuid());
+        }
+
+        /** A tracked cluster whose counters are kept under {@code id}; null, as in Storm, for an untracked one. */
+        public Builder withTracked(String id) {
+            this.trackId = id;
+            return this;
+        }
+
+        /**
+         * The cluster's configuration, over Storm's defaults: as Nimbus's in Storm, it is under every topology's own
+         * configuration (e.g. {@code topology.enable.message.timeouts}). Replaces what was set before; null is ignored.
+         */
+        public Builder withDaemonConf(Map<String, Object> conf) {
+            if (conf != null) {
+                this.daemonConf = new HashMap<>(conf);
+            }
+            return this;
+        }
+
+        /** Sets one entry of the cluster's configuration (see {@link #withDaemonConf(Map)}). */
+        public Builder withDaemonConf(String key, Object value) {
+            this.daemonConf.put(key, value);
+            return this;
+        }
+
+        /** Accepted for compatibility; no effect: there are no supervisors (every executor is a thread here). */
+        public Builder withSupervisors(int supervisors) {
+            if (supervisors < 0) {
+                throw new IllegalArgumentException("supervisors cannot be negative: " + supervisors);
+            }
+            return this;
+        }
+
+        /** Accepted for compatibility; no effect: there are no worker slots. */
+        public Builder withPortsPerSupervisor(int portsPerSupervisor) {
+            if (portsPerSupervisor < 0) {
+                throw new IllegalArgumentException("supervisor ports cannot be negative: " + portsPerSupervisor);
+            }
+            return this;
+        }
+
+        /** Accepted for compatibility; no effect: there are no worker slots. */
+        public Builder withSupervisorSlotPortMin(Number minPort) {
+            if (minPort != null && minPort.intValue() <= 0) {
+                throw new IllegalArgumentException("port must be positive: " + minPort);
+            }
+            return this;
+        }
+
+        /** Accepted for compatibility; no effect: there is no Nimbus daemon (see {@link #getNimbus()}). */
+        public Builder withNimbusDaemon() {
+            return this;
+        }
+
+        /** Accepted for compatibility; no effect (see {@link #withNimbusDaemon()}). */
+        public Builder withNimbusDaemon(Boolean nimbusDaemon) {
+            return this;
+        }
+
+        /** Builds the cluster; with simulated time, turns it on first. */
+        public MicroburstCluster build() {
+            // As Storm's builder: message timeouts off and Trident's local batch interval, unless the daemon conf
+            // says otherwise (Storm's own tests turn timeouts on with withDaemonConf when they test them).
+            Map<String, Object> conf = new HashMap<>(LOCAL_MODE);
+            conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false);
+            conf.putAll(daemonConf);
+            Time.SimulatedTime time = simulatedTime ? new Time.SimulatedTime() : null;
+            try {
+                return new MicroburstCluster(conf, trackId == null ? null : Tracking.start(trackId), time);
+            } catch (RuntimeException | Error e) {
+                if (time != null) {
+                    time.close();
+                }
+                throw e;
+            }
         }
     }
 

@@ -29,17 +29,17 @@ class ArchitectureTest {
     private static final List<Set<String>> RUNTIME_LAYERS = List.of(
         // leaves: no other runtime class
         Set.of("TurnBudget", "TupleContext", "SharedTimer", "WorkDir", "ExecutorView", "CycleGroups", "ThreadLayout",
-            "SpoutWait", "BalanceWindow", "DebugLog", "SlowStreak"),
+            "SpoutWait", "BalanceWindow", "DebugLog", "SlowStreak", "StormClockSchedule"),
         // the data path: tasks and their collectors, tuples, batches, inboxes and outboxes (emit -> execute is a call
         // recursion through them, so they form one layer)
         Set.of("TaskHost", "TaskRunner", "BoltTask", "SpoutTask", "BoltOutput", "SpoutOutput", "StreamRoute", "Link",
             "LinkFields", "LinkPadBefore", "RoutedTuple", "Batch", "Inbox", "Outbox", "Switchboard", "HeldTuples",
             "AnchoredIds", "BoltAcks", "BasicBoltRunner"),
         // executor threads
-        Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer"),
+        Set.of("ExecutorHost", "Executor", "IdleStrategy", "Balancer", "IdleProbe"),
         // the topology: planning threads, lifecycle, supervision, timers, metrics, statistics
         Set.of("Placement", "StopSequence", "Supervisor", "WorkerResources", "MetricsWiring", "TopologyTimers",
-            "StatsViews", "ThreadView", "TopologyHost", "TopologyRuntime", "AutoParallelism"));
+            "StatsViews", "ThreadView", "TopologyHost", "TopologyRuntime", "AutoParallelism", "Quiescence"));
 
     private static final Pattern EDGE = Pattern.compile("^\\s+(io\\.microburst[\\w.$]*)\\s+->\\s+(io\\.microburst[\\w.$]*)\\s");
 

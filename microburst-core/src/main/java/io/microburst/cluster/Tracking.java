@@ -2,8 +2,13 @@ package io.microburst.cluster;
 
 import io.microburst.collector.ForwardingOutputCollector;
 import io.microburst.collector.ForwardingSpoutOutputCollector;
+import io.microburst.reliability.TrackedMessageId;
+import io.microburst.reliability.TupleTree;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.Thrift;
@@ -27,13 +32,16 @@ import org.apache.storm.utils.Utils;
  * A tracked cluster's counters, as storm-server's {@code TrackedTopology.trackedWait} reads them: under the cluster's
  * tracked id, {@code RegisteredGlobalState} holds "spout-emitted" and "processed" (counted by storm-client's
  * {@code SpoutTracker} and {@code BoltTracker}, which {@code TrackedTopology} wraps around each component) and
- * "transferred". Storm counts "transferred" in its executors' transfer function, and an acker's ack to a spout is one
- * transfer; here each component's collector is wrapped at submit to count what it sends: one per receiving task, and
- * one per spout tuple with a message id (its ack or fail, which the spout's tracker counts as processed). So
- * transferred equals processed exactly when every tuple sent was executed and every ack or fail was delivered.
+ * "transferred". Storm counts "transferred" in its executors' transfer function, and an acker's ack or fail to a spout
+ * is one transfer, sent when the tuple tree completes; here each component's collector is wrapped at submit to count
+ * what it sends: one per receiving task, and one per tuple tree that an ack or fail of a bolt (or a spout emit that
+ * reaches no task) completes: the ack or fail the spout will get, which its tracker counts as processed. So, as in
+ * Storm, transferred equals processed exactly when every tuple sent was executed and the ack or fail of every
+ * completed tree was delivered; a tree still pending (a bolt holding its tuple) leaves them equal.
  *
- * <p>While an emit is under way its count is held up by {@link #IN_EMIT}, so that receivers executing inside the
- * emit (a fused edge) never make the two counters equal before the emit's own count is in.
+ * <p>While an emit, ack or fail is under way its count is held up by {@link #IN_EMIT}, so that receivers executing
+ * inside the emit (a fused edge), or a spout getting the ack of a tree just completed, never make the two counters
+ * equal before the sender's own count is in.
  *
  * <p>Threading: the counters are atomic; any thread.
  */
@@ -42,6 +50,11 @@ public final class Tracking implements AutoCloseable {
     static final String TRANSFERRED = "transferred";
     static final String PROCESSED = "processed";
     private static final int IN_EMIT = 1 << 20;
+    /**
+     * Per tracked id, the trees whose ack or fail to the spout is counted already (two bolts acking the last tuples
+     * of a tree at once both see it complete). Weak: a tree the spout is done with goes.
+     */
+    private static final Map<String, Set<TupleTree>> COUNTED_TREES = new ConcurrentHashMap<>();
     private final String id;
 
     private Tracking(String id) {
@@ -50,12 +63,18 @@ public final class Tracking implements AutoCloseable {
 
     /** Registers fresh counters under a new id. */
     public static Tracking start() {
-        Tracking tracking = new Tracking("microburst-tracked-" + Utils.uuid());
+        return start("microburst-tracked-" + Utils.uuid());
+    }
+
+    /** Registers fresh counters under {@code id} (replacing any kept under it). */
+    public static Tracking start(String id) {
+        Tracking tracking = new Tracking(id);
         Map<String, AtomicInteger> counters = new ConcurrentHashMap<>();
         counters.put(SPOUT_EMITTED, new AtomicInteger());
         counters.put(TRANSFERRED, new AtomicInteger());
         counters.put(PROCESSED, new AtomicInteger());
         RegisteredGlobalState.setState(tracking.id, counters);
+        COUNTED_TREES.put(id, Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>())));
         return tracking;
     }
 
@@ -86,6 +105,15 @@ public final class Tracking implements AutoCloseable {
     @Override
     public void close() {
         RegisteredGlobalState.clearState(id);
+        COUNTED_TREES.remove(id);
+    }
+
+    private static Set<TupleTree> countedTrees(String id) {
+        Set<TupleTree> counted = COUNTED_TREES.get(id);
+        if (counted == null) {
+            throw new IllegalStateException("The tracked cluster '" + id + "' is closed");
+        }
+        return counted;
     }
 
     @SuppressWarnings("unchecked")
@@ -110,7 +138,8 @@ public final class Tracking implements AutoCloseable {
 
         @Override
         public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
-            delegate.prepare(topoConf, context, new OutputCollector(new CountingCollector(collector, transferred(id))));
+            delegate.prepare(topoConf, context,
+                new OutputCollector(new CountingCollector(collector, transferred(id), countedTrees(id))));
         }
 
         @Override
@@ -136,10 +165,52 @@ public final class Tracking implements AutoCloseable {
 
     private static final class CountingCollector extends ForwardingOutputCollector {
         private final AtomicInteger transferred;
+        private final Set<TupleTree> countedTrees;
 
-        CountingCollector(IOutputCollector delegate, AtomicInteger transferred) {
+        CountingCollector(IOutputCollector delegate, AtomicInteger transferred, Set<TupleTree> countedTrees) {
             super(delegate);
             this.transferred = transferred;
+            this.countedTrees = countedTrees;
+        }
+
+        @Override
+        public void ack(Tuple input) {
+            transferred.addAndGet(IN_EMIT);
+            int completed = 0;
+            try {
+                delegate.ack(input);
+                completed = newlyCompleted(input);
+            } finally {
+                transferred.addAndGet(completed - IN_EMIT);
+            }
+        }
+
+        @Override
+        public void fail(Tuple input) {
+            transferred.addAndGet(IN_EMIT);
+            int completed = 0;
+            try {
+                delegate.fail(input);
+                completed = newlyCompleted(input);
+            } finally {
+                transferred.addAndGet(completed - IN_EMIT);
+            }
+        }
+
+        /** Trees of {@code input} that are now acked or failed (so the spout gets word) and not counted before. */
+        private int newlyCompleted(Tuple input) {
+            if (!(input.getMessageId() instanceof TrackedMessageId tracked)) {
+                return 0;
+            }
+            int n = 0;
+            for (int i = 0, count = tracked.treeCount(); i < count; i++) {
+                TupleTree tree = tracked.tree(i);
+                int state = tree.state();
+                if ((state == TupleTree.ACKED || state == TupleTree.FAILED) && countedTrees.add(tree)) {
+                    n++;
+                }
+            }
+            return n;
         }
 
         @Override
@@ -168,7 +239,7 @@ public final class Tracking implements AutoCloseable {
         }
     }
 
-    /** A spout whose collector counts the tasks each emit reaches, and the ack or fail a message id will bring. */
+    /** A spout whose collector counts the tasks each emit reaches (and the ack of a tree that reaches none). */
     static final class CountingSpout implements IRichSpout {
         private static final long serialVersionUID = 1L;
         private final IRichSpout delegate;
@@ -239,7 +310,9 @@ public final class Tracking implements AutoCloseable {
             int sent = 0;
             try {
                 List<Integer> tasks = delegate.emit(streamId, tuple, messageId);
-                sent = (tasks == null ? 0 : tasks.size()) + (messageId == null ? 0 : 1);
+                int reached = tasks == null ? 0 : tasks.size();
+                // a tree that reaches no task completes at once: its ack is on its way to the spout
+                sent = reached + (messageId != null && reached == 0 ? 1 : 0);
                 return tasks;
             } finally {
                 transferred.addAndGet(sent - IN_EMIT);
@@ -252,7 +325,7 @@ public final class Tracking implements AutoCloseable {
             int sent = 0;
             try {
                 delegate.emitDirect(taskId, streamId, tuple, messageId);
-                sent = 1 + (messageId == null ? 0 : 1);
+                sent = 1;
             } finally {
                 transferred.addAndGet(sent - IN_EMIT);
             }

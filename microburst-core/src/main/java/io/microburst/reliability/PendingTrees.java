@@ -32,9 +32,11 @@ public final class PendingTrees {
     }
 
     /**
-     * Rotates: the older bucket expires. Trees in it that were reset within the last timeout move to the newest bucket;
-     * the others are unlinked and handed to {@code expired}. (Tuples waiting in queues keep their trees stamped, so
-     * slowness is not taken for loss.)
+     * Rotates: the older bucket expires. Trees in it that were reset within the last timeout stay, in the bucket that
+     * the rotation makes the older one, where Storm's rotating map has a tree reset since the previous rotation: so a
+     * tree expires at the second rotation after its last resetTimeout, between one and two timeouts after it, as in
+     * Storm. The others are unlinked and handed to {@code expired}. (Tuples waiting in queues keep their trees stamped,
+     * so slowness is not taken for loss.)
      *
      * @param timeoutNanos the message timeout
      */
@@ -62,7 +64,7 @@ public final class PendingTrees {
         while (survivors != null) {
             TupleTree next = survivors.next;
             survivors.next = null;
-            link(survivors, newest);
+            link(survivors, 1 - newest);
             survivors = next;
         }
     }

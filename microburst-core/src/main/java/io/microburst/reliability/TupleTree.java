@@ -46,7 +46,7 @@ public final class TupleTree {
      * bolt). Read by the owner when it reports a completed tree (see {@link #misused()}).
      */
     private volatile boolean misused;
-    /** Last resetTimeout, in System.nanoTime; 0 when never reset. */
+    /** Last resetTimeout or queue stamp, on Storm's clock ({@code Time.nanoTime()}); 0 when never stamped. */
     private volatile long touchedNanos;
 
     // Owner-thread only: membership in the owner's pending list.

@@ -73,7 +73,7 @@ final class BoltAcks {
 
     void resetTimeout(Tuple input) {
         if (input.getMessageId() instanceof TrackedMessageId id) {
-            id.touch(System.nanoTime());
+            id.touch(SharedTimer.stampNanos());
         }
     }
 

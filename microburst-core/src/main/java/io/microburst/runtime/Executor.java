@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.storm.metric.api.IMetric;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,12 @@ public final class Executor implements Runnable {
      * starts. A slow task leaves it for a thread of its own only while the thread budget allows.
      */
     boolean carrier;
+    /** A question from {@link Quiescence}: answered on an idle turn (see {@link #answerIdleProbe}). */
+    final AtomicReference<IdleProbe> idleProbe = new AtomicReference<>();
+    /** The probe seen on the previous idle turn, answered on the next one (this thread only). */
+    private IdleProbe armedProbe;
+    /** Turns that did work so far (this thread only; {@link Quiescence} gets it through a probe's answer). */
+    private long workTurns;
     /** Storm's per-executor maps handed to every task context of this executor. */
     final Map<String, Object> executorData = new HashMap<>();
     final Map<Integer, Map<Integer, Map<String, IMetric>>> registeredMetrics = new HashMap<>();
@@ -123,7 +130,10 @@ public final class Executor implements Runnable {
                     work = 1;
                 }
                 if (work > 0) {
+                    workTurns++;
                     idle.workDone();
+                } else if (idleProbe.get() != null && answerIdleProbe()) {
+                    continue; // a probe asks for one more whole turn, begun after it was seen
                 } else if (spouts.length == 0) {
                     idle.idle(spoutsPolled);
                 } else {
@@ -222,6 +232,24 @@ public final class Executor implements Runnable {
     }
 
     /**
+     * An idle turn with a probe waiting: the first such turn arms it and asks for another turn at once (true), so that
+     * the answer comes from a whole turn begun after the probe was seen; that turn, if idle too, answers it with the
+     * count of turns that did work.
+     */
+    private boolean answerIdleProbe() {
+        IdleProbe p = idleProbe.get();
+        if (p != armedProbe) {
+            armedProbe = p;
+            return true;
+        }
+        armedProbe = null;
+        if (idleProbe.compareAndSet(p, null)) {
+            p.answer(this, workTurns);
+        }
+        return false;
+    }
+
+    /**
      * Every {@link Balancer#BALANCE_PERIOD_MS}, on this executor's thread (posted by the topology's timer). Time spent
      * waiting for room in a full consumer counts as idle, as parked time does: that thread is not what holds the
      * topology back, and a core it leaves waiting is free for a cut elsewhere.
@@ -266,7 +294,7 @@ public final class Executor implements Runnable {
      * lets its bolts drop held tuples whose trees are done. Runs on this executor's thread, every half message timeout.
      */
     void touchQueued() {
-        long now = System.nanoTime();
+        long now = SharedTimer.stampNanos();
         inbox.touchQueued(now);
         outbox.touchQueued(now);
         for (TaskRunner t : tasks) {

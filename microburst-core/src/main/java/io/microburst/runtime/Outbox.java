@@ -207,7 +207,7 @@ final class Outbox {
                     return false;
                 }
                 if ((waits & 1023) == 1023) {
-                    out.touch(0, System.nanoTime());
+                    out.touch(0, SharedTimer.stampNanos());
                 }
                 dest.wake();
                 backOff(waits++);

@@ -263,7 +263,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
 
     /** Spout thread: the older bucket of pending trees times out. */
     void rotate(long timeoutNanos) {
-        pending.rotate(System.nanoTime(), timeoutNanos, tree -> {
+        pending.rotate(SharedTimer.stampNanos(), timeoutNanos, tree -> {
             if (tree.expire()) {
                 inFlight--;
                 failedTree(tree.messageId(), tree.streamIndex(), sampledLatency(tree));

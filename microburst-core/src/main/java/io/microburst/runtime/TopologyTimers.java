@@ -19,7 +19,9 @@ import org.apache.storm.utils.ObjectReader;
  * The topology's entries on the cluster's one timer thread. The timer never runs user code: each entry posts a
  * command to the executor that runs the tasks concerned when it fires (tick tuples, timeout rotation, IMetric
  * collection, max-pending tuning, pipelining checks, stamping queued trees), so every user callback runs on its task's
- * own thread. A tick follows its task if the task moves.
+ * own thread. A tick follows its task if the task moves. What a Storm user can see the timing of (tick tuples, message
+ * timeouts and the stamping that goes with them, IMetric collection) is on Storm's clock, simulated when the cluster
+ * simulates time (see {@link SharedTimer#onStormClock}); Microburst's own housekeeping stays on the wall clock.
  *
  * <p>Threading: any thread (executor threads schedule for tasks they start or move); entries are kept in a
  * concurrent list so that a stop can cancel them all.
@@ -61,7 +63,7 @@ final class TopologyTimers {
             scheduleExecutor(e, fusion);
         }
         // A tick goes to whichever executor runs its task when it fires (a task can move, see Placement#add).
-        byFrequency.forEach((freq, bolts) -> schedules.add(timer.every(freq * 1000L, freq * 1000L, () -> {
+        byFrequency.forEach((freq, bolts) -> schedules.add(timer.onStormClock(freq * 1000L, freq * 1000L, () -> {
             for (BoltTask b : bolts) {
                 b.inbox.postForTask(b, () -> b.executeTick(freq));
             }
@@ -96,12 +98,12 @@ final class TopologyTimers {
         }
         if (acking && timeouts) {
             long half = Math.max(100, timeoutSecs * 500L);
-            schedules.add(timer.every(half, half, () -> e.post(e::touchQueued)));
+            schedules.add(timer.onStormClock(half, half, () -> e.post(e::touchQueued)));
         }
         if (!spouts.isEmpty() && acking && timeouts) {
             long period = timeoutSecs * 1000L;
             long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);
-            schedules.add(timer.every(period, period, () -> e.post(() -> spouts.forEach(s -> s.rotate(nanos)))));
+            schedules.add(timer.onStormClock(period, period, () -> e.post(() -> spouts.forEach(s -> s.rotate(nanos)))));
         }
         cancelIfClosed();
     }
@@ -114,7 +116,7 @@ final class TopologyTimers {
                 continue;
             }
             long periodMs = bucket * 1000L;
-            schedules.add(timer.every(periodMs, periodMs, () -> e.post(() -> metrics.collect(e, bucket))));
+            schedules.add(timer.onStormClock(periodMs, periodMs, () -> e.post(() -> metrics.collect(e, bucket))));
             cancelIfClosed();
         }
     }

@@ -58,8 +58,24 @@ class PendingTreesTest {
         pending.rotate(2 * T, T, expired::add);
         assertEquals(List.of(plain), expired, "the stamped tree survives");
         pending.rotate(3 * T, T, expired::add);
-        assertEquals(List.of(plain), expired);
-        pending.rotate(4 * T, T, expired::add);
-        assertEquals(List.of(plain, touched), expired);
+        assertEquals(List.of(plain, touched), expired,
+            "the stamped tree expires at the second rotation after its stamp, as Storm's rotating map has it");
+    }
+
+    @Test
+    void treeStampedAgainBeforeEachRotationNeverExpires() {
+        PendingTrees pending = new PendingTrees();
+        TupleTree kept = tree(1);
+        pending.add(kept);
+        List<TupleTree> expired = new ArrayList<>();
+        for (int r = 1; r <= 6; r++) {
+            kept.touch(r * T - 10);
+            pending.rotate(r * T, T, expired::add);
+        }
+        assertTrue(expired.isEmpty());
+        assertEquals(1, pending.size());
+        pending.rotate(7 * T, T, expired::add);
+        pending.rotate(8 * T, T, expired::add);
+        assertEquals(List.of(kept), expired);
     }
 }
