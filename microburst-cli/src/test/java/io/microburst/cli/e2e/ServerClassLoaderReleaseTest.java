@@ -3,8 +3,7 @@ package io.microburst.cli.e2e;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.microburst.cli.local.MainLookup;
-import io.microburst.cli.local.TopologyJar;
+import io.microburst.cli.testsupport.StormJarMain;
 import io.microburst.cli.testsupport.TopologyJarBuilder;
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
@@ -99,17 +98,8 @@ class ServerClassLoaderReleaseTest {
     }
 
     private static void submit(Path jarFile, String name, boolean shell, int port) throws Exception {
-        String previous = System.setProperty("storm.jar", jarFile.toString());
-        try (TopologyJar jar = new TopologyJar(jarFile)) {
-            MainLookup.run(MainLookup.find(jar.classLoader(), MAIN, jarFile), List.of(name, Boolean.toString(shell),
-                Integer.toString(port)), jar.classLoader());
-        } finally {
-            if (previous == null) {
-                System.clearProperty("storm.jar");
-            } else {
-                System.setProperty("storm.jar", previous);
-            }
-        }
+        StormJarMain.run(jarFile, MAIN, List.of(name, Boolean.toString(shell),
+                Integer.toString(port)));
     }
 
     private static final String SOURCE = """

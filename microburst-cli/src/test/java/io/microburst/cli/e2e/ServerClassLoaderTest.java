@@ -2,8 +2,7 @@ package io.microburst.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.microburst.cli.local.MainLookup;
-import io.microburst.cli.local.TopologyJar;
+import io.microburst.cli.testsupport.StormJarMain;
 import io.microburst.cli.testsupport.TopologyJarBuilder;
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
@@ -38,17 +37,8 @@ class ServerClassLoaderTest {
 
     /** Runs the jar's main as 'storm jar' would: storm.jar names the jar, StormSubmitter uploads it. */
     static void submit(Path jarFile, String name, Path out, int port) throws Exception {
-        String previous = System.setProperty("storm.jar", jarFile.toString());
-        try (TopologyJar jar = new TopologyJar(jarFile)) {
-            MainLookup.run(MainLookup.find(jar.classLoader(), MAIN, jarFile), List.of(name, out.toString(),
-                Integer.toString(port)), jar.classLoader());
-        } finally {
-            if (previous == null) {
-                System.clearProperty("storm.jar");
-            } else {
-                System.setProperty("storm.jar", previous);
-            }
-        }
+        StormJarMain.run(jarFile, MAIN, List.of(name, out.toString(),
+                Integer.toString(port)));
     }
 
     static String awaitLine(Path file) throws Exception {

@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.cli.Main;
-import io.microburst.cli.local.MainLookup;
-import io.microburst.cli.local.TopologyJar;
 import io.microburst.cli.testsupport.JavaProcess;
+import io.microburst.cli.testsupport.StormJarMain;
 import io.microburst.cli.testsupport.TopologyJarBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,17 +78,8 @@ class ServerJarServicesTest {
     }
 
     private static void submit(String name, Path out, String mode) throws Exception {
-        String previous = System.setProperty("storm.jar", jar.toString());
-        try (TopologyJar topologyJar = new TopologyJar(jar)) {
-            MainLookup.run(MainLookup.find(topologyJar.classLoader(), MAIN, jar), List.of(name, out.toString(),
-                Integer.toString(port), mode), topologyJar.classLoader());
-        } finally {
-            if (previous == null) {
-                System.clearProperty("storm.jar");
-            } else {
-                System.setProperty("storm.jar", previous);
-            }
-        }
+        StormJarMain.run(jar, MAIN, List.of(name, out.toString(),
+                Integer.toString(port), mode));
     }
 
     private static String stdout() {
