@@ -17,8 +17,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.storm.Config;
 import org.apache.storm.generated.AuthorizationException;
 import org.apache.storm.generated.InvalidTopologyException;
@@ -31,10 +34,10 @@ import org.slf4j.LoggerFactory;
  * Puts the blobs a topology names in {@code topology.blobstore.map} into its working directory, and keeps them
  * current, as Storm's supervisor localizer does: each blob appears as {@code <dir>/<localname>} (the key when no
  * {@code localname} is given), a symbolic link to the version last fetched, which is a file, or with
- * {@code uncompress} true and a key naming a zip or jar archive, a folder holding the unpacked archive. Every
- * {@code supervisor.localizer.update.blob.interval.secs} (Storm's default, 30) the versions are compared with the
- * store's and a newer one replaces the link at once (a reader opening the name sees the old or the new version, never
- * a part). Under Storm's local mode the same link is in the folder above {@code TopologyContext.getCodeDir()}; here
+ * {@code uncompress} true and a key naming a zip, jar, tar, tgz or tar.gz archive, a folder holding the unpacked
+ * archive. Every {@code supervisor.localizer.update.blob.interval.secs} (Storm's default, 30) the versions are
+ * compared with the store's and a newer one replaces the link at once (a reader opening the name sees the old or the
+ * new version, never a part). Under Storm's local mode the same link is in the folder above {@code TopologyContext.getCodeDir()}; here
  * too (the code directory is {@code <dir>/code}).
  *
  * <p>Thread-safe. Updates run on one daemon thread of the localizer's own, never on a topology's threads.
@@ -240,12 +243,14 @@ public final class BlobLocalizer implements AutoCloseable {
                 Files.copy(in, download, StandardCopyOption.REPLACE_EXISTING);
             }
             deleteTree(target);
-            if (e.uncompress && isZip(e.key)) {
-                unzip(download, target);
+            Archive archive = e.uncompress ? Archive.of(e.key) : Archive.NONE;
+            if (archive != Archive.NONE) {
+                archive.unpack(download, target);
                 Files.delete(download);
             } else {
                 if (e.uncompress) {
-                    LOG.warn("Blob {} is localized as is: only zip and jar archives are unpacked", e.key);
+                    LOG.warn("Blob {} is localized as is: only zip, jar, tar, tgz and tar.gz archives are unpacked",
+                        e.key);
                 }
                 Files.move(download, target, StandardCopyOption.ATOMIC_MOVE);
             }
@@ -279,19 +284,41 @@ public final class BlobLocalizer implements AutoCloseable {
         }
     }
 
-    private static boolean isZip(String key) {
-        String name = key.toLowerCase(Locale.ROOT);
-        return name.endsWith(".zip") || name.endsWith("_zip") || name.endsWith(".jar") || name.endsWith("_jar");
+    /** How a key's name says its blob is packed, with Storm's localizer's suffixes ({@code .tgz} or {@code _tgz}...). */
+    enum Archive {
+        NONE, ZIP, TAR, TAR_GZ;
+
+        static Archive of(String key) {
+            String name = key.toLowerCase(Locale.ROOT);
+            if (endsWith(name, "zip") || endsWith(name, "jar")) {
+                return ZIP;
+            }
+            if (endsWith(name, "tar.gz") || endsWith(name, "tar_gz") || endsWith(name, "tgz")) {
+                return TAR_GZ;
+            }
+            return endsWith(name, "tar") ? TAR : NONE;
+        }
+
+        private static boolean endsWith(String name, String suffix) {
+            return name.endsWith("." + suffix) || name.endsWith("_" + suffix);
+        }
+
+        /** Unpacks the archive into a new folder; an entry that would land outside it fails the whole unpack. */
+        void unpack(Path archive, Path into) throws IOException {
+            Files.createDirectories(into);
+            switch (this) {
+                case ZIP -> unzip(archive, into);
+                case TAR -> untar(Files.newInputStream(archive), into);
+                case TAR_GZ -> untar(new GZIPInputStream(Files.newInputStream(archive)), into);
+                default -> throw new IllegalStateException("not an archive: " + archive);
+            }
+        }
     }
 
     private static void unzip(Path archive, Path into) throws IOException {
-        Files.createDirectories(into);
         try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(archive))) {
             for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
-                Path to = into.resolve(entry.getName()).normalize();
-                if (!to.startsWith(into)) {
-                    throw new IOException("Archive entry " + entry.getName() + " points outside " + into);
-                }
+                Path to = inside(into, entry.getName());
                 if (entry.isDirectory()) {
                     Files.createDirectories(to);
                 } else {
@@ -300,6 +327,37 @@ public final class BlobLocalizer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Regular files and folders, with the owner's execute bit kept (a packed script stays runnable); links and devices
+     * are skipped with a warning rather than created, so nothing in the archive points outside the folder.
+     */
+    private static void untar(InputStream in, Path into) throws IOException {
+        try (TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+            for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                Path to = inside(into, entry.getName());
+                if (entry.isDirectory()) {
+                    Files.createDirectories(to);
+                } else if (entry.isFile() && !entry.isSymbolicLink() && !entry.isLink()) {
+                    Files.createDirectories(to.getParent());
+                    Files.copy(tar, to, StandardCopyOption.REPLACE_EXISTING);
+                    if ((entry.getMode() & 0100) != 0) {
+                        to.toFile().setExecutable(true, true);
+                    }
+                } else {
+                    LOG.warn("Archive entry {} is not a file or folder: skipped", entry.getName());
+                }
+            }
+        }
+    }
+
+    private static Path inside(Path into, String entryName) throws IOException {
+        Path to = into.resolve(entryName).normalize();
+        if (!to.startsWith(into)) {
+            throw new IOException("Archive entry " + entryName + " points outside " + into);
+        }
+        return to;
     }
 
     private static void deleteTree(Path path) throws IOException {

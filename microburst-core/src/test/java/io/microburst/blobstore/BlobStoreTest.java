@@ -17,8 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.storm.Config;
 import org.apache.storm.blobstore.BlobStoreAclHandler;
 import org.apache.storm.generated.BeginDownloadResult;
@@ -38,6 +41,8 @@ import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Nimbus blob calls over the local store, and the blobs a topology gets in its working directory. */
 @Timeout(180)
@@ -238,25 +243,87 @@ class BlobStoreTest {
         }
     }
 
-    @Test
-    void anArchiveIsUnpackedWhenAsked() throws Exception {
+    /** The archive formats Storm's localizer unpacks, named with its suffixes. */
+    @ParameterizedTest
+    @ValueSource(strings = {"dictionary.zip", "dictionary.jar", "dictionary.tar", "dictionary.tgz", "dictionary.tar.gz",
+        "dictionary_tar_gz"})
+    void anArchiveIsUnpackedWhenAsked(String key) throws Exception {
         ReadsLocalizedFile.SEEN.clear();
-        ByteArrayOutputStream zip = new ByteArrayOutputStream();
-        try (ZipOutputStream out = new ZipOutputStream(zip)) {
-            out.putNextEntry(new ZipEntry("inner.txt"));
-            out.write("packed".getBytes(StandardCharsets.UTF_8));
-            out.closeEntry();
-        }
+        byte[] archive = BlobLocalizer.Archive.of(key) == BlobLocalizer.Archive.ZIP
+            ? zip(Map.of("inner.txt", "packed")) : tar(Map.of("inner.txt", "packed"), !key.endsWith("tar"));
         try (MicroburstCluster cluster = new MicroburstCluster()) {
             BlobStoreCalls calls = cluster.blobStore();
-            String session = calls.beginCreateBlob("dictionary.zip", ownerAll());
-            calls.uploadBlobChunk(session, ByteBuffer.wrap(zip.toByteArray()));
+            String session = calls.beginCreateBlob(key, ownerAll());
+            calls.uploadBlobChunk(session, ByteBuffer.wrap(archive));
             calls.finishBlobUpload(session);
             Config conf = new Config();
-            conf.put(Config.TOPOLOGY_BLOBSTORE_MAP, Map.of("dictionary.zip",
-                Map.of("localname", "dictionary.txt", "uncompress", true)));
+            conf.put(Config.TOPOLOGY_BLOBSTORE_MAP, Map.of(key, Map.of("localname", "dictionary.txt", "uncompress", true)));
             cluster.submitTopology("reads-archive", conf, readingTopology().createTopology());
             awaitSeen("dir:packed");
         }
+    }
+
+    @Test
+    void aTarKeepsFoldersAndTheExecuteBitAndRefusesEntriesOutsideItsFolder() throws Exception {
+        Path archive = dir.resolve("good.tgz");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream out = new TarArchiveOutputStream(new GZIPOutputStream(bytes))) {
+            TarArchiveEntry folder = new TarArchiveEntry("bin/");
+            out.putArchiveEntry(folder);
+            out.closeArchiveEntry();
+            addFile(out, "bin/run.sh", "echo hi", 0755);
+            addFile(out, "data/words.txt", "a b", 0644);
+            TarArchiveEntry link = new TarArchiveEntry("escape", TarArchiveEntry.LF_SYMLINK);
+            link.setLinkName("/etc/passwd");
+            out.putArchiveEntry(link);
+            out.closeArchiveEntry();
+        }
+        Files.write(archive, bytes.toByteArray());
+        Path into = dir.resolve("good");
+        BlobLocalizer.Archive.of("good.tgz").unpack(archive, into);
+        assertTrue(Files.isExecutable(into.resolve("bin/run.sh")), "execute bit kept");
+        assertFalse(Files.isExecutable(into.resolve("data/words.txt")), "no execute bit added");
+        assertEquals("a b", Files.readString(into.resolve("data/words.txt")));
+        assertFalse(Files.exists(into.resolve("escape"), java.nio.file.LinkOption.NOFOLLOW_LINKS), "link not created");
+
+        Path evil = dir.resolve("evil.tar");
+        Files.write(evil, tar(Map.of("../outside.txt", "x"), false));
+        IOException refused = assertThrows(IOException.class,
+            () -> BlobLocalizer.Archive.of("evil.tar").unpack(evil, dir.resolve("evil")));
+        assertTrue(refused.getMessage().contains("../outside.txt"), refused.getMessage());
+        assertFalse(Files.exists(dir.resolve("outside.txt")));
+        assertEquals(BlobLocalizer.Archive.NONE, BlobLocalizer.Archive.of("notes.txt"));
+    }
+
+    private static byte[] zip(Map<String, String> files) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream out = new ZipOutputStream(bytes)) {
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                out.putNextEntry(new ZipEntry(f.getKey()));
+                out.write(f.getValue().getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    private static byte[] tar(Map<String, String> files, boolean gzip) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream out = new TarArchiveOutputStream(gzip ? new GZIPOutputStream(bytes) : bytes)) {
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                addFile(out, f.getKey(), f.getValue(), 0644);
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void addFile(TarArchiveOutputStream out, String name, String text, int mode) throws IOException {
+        byte[] content = text.getBytes(StandardCharsets.UTF_8);
+        TarArchiveEntry entry = new TarArchiveEntry(name);
+        entry.setSize(content.length);
+        entry.setMode(mode);
+        out.putArchiveEntry(entry);
+        out.write(content);
+        out.closeArchiveEntry();
     }
 }
