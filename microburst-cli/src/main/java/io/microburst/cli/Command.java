@@ -110,4 +110,74 @@ public sealed interface Command {
             mainArgs = List.copyOf(mainArgs);
         }
     }
+
+    /** What a {@link Blob} command does, as the {@code storm blobstore} action of the same name. */
+    enum BlobAction { LIST, CAT, CREATE, UPDATE, DELETE, SET_ACL, READ_REPLICATION, UPDATE_REPLICATION }
+
+    /**
+     * {@code microburst blobstore ACTION}: one action on the blob store of the configured Nimbus, through storm-client's
+     * {@code ClientBlobStore}, as {@code storm blobstore} does.
+     *
+     * @param keys the keys named (one, except for LIST, which may have none, and DELETE)
+     * @param file the file to read (CREATE, UPDATE) or write (CAT); empty for stdin or stdout
+     * @param acl access controls in Storm's text form ({@code u:alice:rwa}), already checked; empty for the default
+     *     (CREATE) or for keeping the current list (SET_ACL)
+     * @param replication the replication factor for CREATE (-1: the store's) and UPDATE_REPLICATION
+     */
+    record Blob(BlobAction action, Map<String, Object> conf, List<String> keys, Optional<Path> file, List<String> acl,
+                int replication) implements Command {
+        public Blob {
+            conf = Map.copyOf(conf);
+            keys = List.copyOf(keys);
+            acl = List.copyOf(acl);
+        }
+    }
+
+    /** A logger's new level for {@link SetLogLevel}; {@code timeoutSecs} 0 keeps it until changed. */
+    record LevelChange(String level, int timeoutSecs) {
+    }
+
+    /**
+     * {@code microburst set_log_level}: Storm's {@code setLogConfig} for a running topology.
+     *
+     * @param set loggers to set, by name ({@code ROOT} for the root logger)
+     * @param remove loggers to put back to their level before the change
+     */
+    record SetLogLevel(Map<String, Object> conf, String topology, Map<String, LevelChange> set, List<String> remove)
+        implements Command {
+        public SetLogLevel {
+            conf = Map.copyOf(conf);
+            set = Map.copyOf(set);
+            remove = List.copyOf(remove);
+        }
+    }
+
+    /** {@code microburst get-errors}: each component's latest error, as JSON, as {@code storm get-errors}. */
+    record GetErrors(Map<String, Object> conf, String topology) implements Command {
+        public GetErrors {
+            conf = Map.copyOf(conf);
+        }
+    }
+
+    /**
+     * {@code microburst localconfvalue|remoteconfvalue}: one configuration value, from this machine's Storm configuration
+     * or from the configuration the Nimbus runs with.
+     */
+    record ConfValue(Map<String, Object> conf, String key, boolean remote) implements Command {
+        public ConfValue {
+            conf = Map.copyOf(conf);
+        }
+    }
+
+    /** One DRPC call of {@link DrpcCalls}. */
+    record DrpcCall(String function, String argument) {
+    }
+
+    /** {@code microburst drpc-client}: DRPC calls, in order, against the configured DRPC servers. */
+    record DrpcCalls(Map<String, Object> conf, List<DrpcCall> calls) implements Command {
+        public DrpcCalls {
+            conf = Map.copyOf(conf);
+            calls = List.copyOf(calls);
+        }
+    }
 }

@@ -9,7 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Locale;
+import org.apache.logging.log4j.Level;
 import org.apache.storm.Config;
+import org.apache.storm.blobstore.BlobStore;
+import org.apache.storm.blobstore.BlobStoreAclHandler;
+import org.apache.storm.utils.Utils;
 import org.apache.storm.utils.VersionInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -51,6 +56,10 @@ public final class CommandLineParser {
         ParseResult sub = result.subcommand();
         if (sub == null) {
             throw new UsageException("missing subcommand", root.getUsageMessage(), List.of());
+        }
+        while (sub.subcommand() != null) {
+            // blobstore ACTION: the action is the command
+            sub = sub.subcommand();
         }
         CommandLine subLine = sub.commandSpec().commandLine();
         if (sub.isUsageHelpRequested()) {
@@ -136,6 +145,54 @@ public final class CommandLineParser {
                     monitor.stream, positiveInt("--interval", monitor.interval), monitor.samples == null
                     ? OptionalInt.empty() : OptionalInt.of(positiveInt("--samples", monitor.samples)));
         }
+        if (spec instanceof Specs.Blobstore) {
+            throw new UsageException("blobstore: missing action (list, cat, create, update, delete, set-acl, replication)");
+        }
+        if (spec instanceof Specs.BlobList list) {
+            return blob(Command.BlobAction.LIST, list, list.keys, null, List.of(), -1);
+        }
+        if (spec instanceof Specs.BlobCat cat) {
+            return blob(Command.BlobAction.CAT, cat, List.of(cat.key), cat.file, List.of(), -1);
+        }
+        if (spec instanceof Specs.BlobCreate create) {
+            int replication = create.replication == null ? -1 : positiveInt("--replication-factor", create.replication);
+            try {
+                BlobStore.validateKey(create.key);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("blobstore create: " + e.getMessage());
+            }
+            return blob(Command.BlobAction.CREATE, create, List.of(create.key), create.file, create.acl, replication);
+        }
+        if (spec instanceof Specs.BlobUpdate update) {
+            return blob(Command.BlobAction.UPDATE, update, List.of(update.key), update.file, List.of(), -1);
+        }
+        if (spec instanceof Specs.BlobDelete delete) {
+            return blob(Command.BlobAction.DELETE, delete, delete.keys, null, List.of(), -1);
+        }
+        if (spec instanceof Specs.BlobSetAcl setAcl) {
+            return blob(Command.BlobAction.SET_ACL, setAcl, List.of(setAcl.key), null, setAcl.acl, -1);
+        }
+        if (spec instanceof Specs.BlobReplication replication) {
+            return replication(replication);
+        }
+        if (spec instanceof Specs.SetLogLevel setLogLevel) {
+            return setLogLevel(setLogLevel);
+        }
+        if (spec instanceof Specs.GetErrors getErrors) {
+            return new Command.GetErrors(confMap(getErrors.conf), getErrors.name);
+        }
+        if (spec instanceof Specs.DrpcClient drpc) {
+            return drpcCalls(drpc);
+        }
+        if (spec instanceof Specs.LocalConfValue local) {
+            return new Command.ConfValue(confMap(local.conf), local.key, false);
+        }
+        if (spec instanceof Specs.RemoteConfValue remote) {
+            return new Command.ConfValue(confMap(remote.conf), remote.key, true);
+        }
+        if (spec instanceof Specs.Version) {
+            return new Command.Version(stormVersionText());
+        }
         if (spec instanceof Specs.Help help) {
             if (help.subcommand == null) {
                 return new Command.Help(root.getUsageMessage());
@@ -165,6 +222,93 @@ public final class CommandLineParser {
                     assignment.substring(equals + 1)));
         }
         return new Command.Admin(verb, confMap(client.conf), topology, waitSecs, counts);
+    }
+
+    private static Command.Blob blob(Command.BlobAction action, Specs.ClientConf client, List<String> keys,
+                                     String file, List<String> aclOptions, int replication) throws UsageException {
+        List<String> acl = new ArrayList<>();
+        for (String option : aclOptions) {
+            for (String part : option.split(",")) {
+                try {
+                    BlobStoreAclHandler.parseAccessControl(part.trim());
+                } catch (RuntimeException e) {
+                    throw new UsageException("blobstore: bad access control '" + part + "' (expected u:USER:rwa, "
+                        + "o::rwa or the like): " + e.getMessage());
+                }
+                acl.add(part.trim());
+            }
+        }
+        return new Command.Blob(action, confMap(client.conf), keys, Optional.ofNullable(file).map(Path::of), acl,
+            replication);
+    }
+
+    private static Command.Blob replication(Specs.BlobReplication spec) throws UsageException {
+        if (spec.read == spec.update) {
+            throw new UsageException("blobstore replication: give exactly one of --read and --update");
+        }
+        if (spec.key == null) {
+            throw new UsageException("blobstore replication: missing KEY");
+        }
+        if (spec.read) {
+            if (spec.replication != null) {
+                throw new UsageException("blobstore replication: --replication-factor goes with --update, not --read");
+            }
+            return blob(Command.BlobAction.READ_REPLICATION, spec, List.of(spec.key), null, List.of(), -1);
+        }
+        if (spec.replication == null) {
+            throw new UsageException("blobstore replication --update: missing --replication-factor N");
+        }
+        return blob(Command.BlobAction.UPDATE_REPLICATION, spec, List.of(spec.key), null, List.of(),
+            positiveInt("--replication-factor", spec.replication));
+    }
+
+    private static Command.SetLogLevel setLogLevel(Specs.SetLogLevel spec) throws UsageException {
+        try {
+            Utils.validateTopologyName(spec.name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("set_log_level: " + e.getMessage());
+        }
+        if (spec.set.isEmpty() && spec.remove.isEmpty()) {
+            throw new UsageException("set_log_level: nothing to do: give -l LOGGER=LEVEL[:SECONDS] or -r LOGGER");
+        }
+        Map<String, Command.LevelChange> set = new LinkedHashMap<>();
+        for (String setting : spec.set) {
+            String[] nameAndLevel = setting.split("=");
+            if (nameAndLevel.length != 2 || nameAndLevel[0].isBlank()) {
+                throw new UsageException("--log-setting expects LOGGER=LEVEL[:SECONDS], got '" + setting + "'");
+            }
+            String[] levelAndTimeout = nameAndLevel[1].split(":");
+            Level level = levelAndTimeout.length > 2 ? null : Level.getLevel(levelAndTimeout[0].toUpperCase(Locale.ROOT));
+            if (level == null) {
+                throw new UsageException("--log-setting " + nameAndLevel[0] + ": unknown level '" + nameAndLevel[1]
+                    + "' (expected one of OFF, FATAL, ERROR, WARN, INFO, DEBUG, TRACE, ALL, then :SECONDS if wanted)");
+            }
+            int timeout = levelAndTimeout.length == 2
+                ? nonNegativeInt("--log-setting " + nameAndLevel[0] + " timeout", levelAndTimeout[1]) : 0;
+            set.put(nameAndLevel[0], new Command.LevelChange(level.name(), timeout));
+        }
+        for (String logger : spec.remove) {
+            if (logger.isBlank()) {
+                throw new UsageException("--remove-log-setting expects a logger name");
+            }
+        }
+        return new Command.SetLogLevel(confMap(spec.conf), spec.name, set, spec.remove);
+    }
+
+    private static Command.DrpcCalls drpcCalls(Specs.DrpcClient spec) throws UsageException {
+        List<Command.DrpcCall> calls = new ArrayList<>();
+        if (spec.function != null) {
+            spec.args.forEach(arg -> calls.add(new Command.DrpcCall(spec.function, arg)));
+        } else {
+            if (spec.args.size() % 2 != 0) {
+                throw new UsageException("drpc-client: without -f the arguments are FUNCTION ARG pairs; got "
+                    + spec.args.size() + " arguments");
+            }
+            for (int i = 0; i < spec.args.size(); i += 2) {
+                calls.add(new Command.DrpcCall(spec.args.get(i), spec.args.get(i + 1)));
+            }
+        }
+        return new Command.DrpcCalls(confMap(spec.conf), calls);
     }
 
     private static int nonNegativeInt(String option, String value) throws UsageException {
@@ -227,6 +371,13 @@ public final class CommandLineParser {
         List<String> suggestions = e instanceof UnmatchedArgumentException unmatched
                 ? new ArrayList<>(unmatched.getSuggestions()) : List.of();
         return new UsageException(message, e.getCommandLine().getUsageMessage(), suggestions);
+    }
+
+    /** {@code microburst version}: the lines {@code storm version} prints for the Storm API, then Microburst's. */
+    static String stormVersionText() {
+        String nl = System.lineSeparator();
+        return "Storm " + VersionInfo.getVersion() + nl + "Branch " + VersionInfo.getBranch() + nl
+            + "From source with checksum " + VersionInfo.getSrcChecksum() + nl + versionText();
     }
 
     static String versionText() {

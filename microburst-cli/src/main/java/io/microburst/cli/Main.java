@@ -5,6 +5,11 @@ import io.microburst.cli.display.FrameRenderer;
 import io.microburst.cli.display.TerminalDetector;
 import io.microburst.cli.local.LocalRun;
 import io.microburst.cli.remote.AdminRun;
+import io.microburst.cli.remote.BlobstoreRun;
+import io.microburst.cli.remote.ConfValueRun;
+import io.microburst.cli.remote.DrpcClientRun;
+import io.microburst.cli.remote.ErrorsRun;
+import io.microburst.cli.remote.LogLevelRun;
 import io.microburst.cli.remote.MonitorRun;
 import io.microburst.cli.remote.ServerRun;
 import io.microburst.cli.remote.SubmitRun;
@@ -52,6 +57,21 @@ public final class Main {
             if (command instanceof Command.Monitor monitor) {
                 return new MonitorRun(monitor, out).run();
             }
+            if (command instanceof Command.Blob blob) {
+                return new BlobstoreRun(blob, out, err, System.in).run();
+            }
+            if (command instanceof Command.SetLogLevel setLogLevel) {
+                return new LogLevelRun(setLogLevel, out).run();
+            }
+            if (command instanceof Command.GetErrors getErrors) {
+                return new ErrorsRun(getErrors, out).run();
+            }
+            if (command instanceof Command.ConfValue confValue) {
+                return new ConfValueRun(confValue, out).run();
+            }
+            if (command instanceof Command.DrpcCalls drpc) {
+                return new DrpcClientRun(drpc, out).run();
+            }
             if (command instanceof Command.Submit submit) {
                 return new SubmitRun(submit, err).run();
             }
@@ -66,6 +86,9 @@ public final class Main {
         } catch (UsageException e) {
             printUsageError(e, err);
             return USAGE;
+        } catch (CommandFailedException e) {
+            err.println("microburst: " + e.getMessage());
+            return FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("microburst: interrupted");

@@ -18,7 +18,9 @@ final class Specs {
     @Command(name = "microburst", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Runs unchanged Apache Storm topologies on one multi-core machine.",
             subcommands = {Local.class, Demo.class, Bench.class, Server.class, Submit.class, ListTopologies.class,
-                Kill.class, Activate.class, Deactivate.class, Rebalance.class, Monitor.class, Help.class},
+                Kill.class, Activate.class, Deactivate.class, Rebalance.class, Monitor.class, Blobstore.class,
+                SetLogLevel.class, GetErrors.class, DrpcClient.class, LocalConfValue.class, RemoteConfValue.class,
+                Version.class, Help.class},
             footer = {"", "Run 'microburst SUBCOMMAND --help' for a subcommand's options.",
                     "Environment: JAVA_OPTS is passed to the JVM by the launcher script."})
     static final class Root {
@@ -157,6 +159,141 @@ final class Specs {
 
         @Option(names = {"-n", "--samples"}, paramLabel = "N", description = "Stop after N lines (default: never).")
         String samples;
+    }
+
+    @Command(name = "blobstore", mixinStandardHelpOptions = true,
+            description = {"Work with the blob store of a server (or of a Storm cluster), as 'storm blobstore'."},
+            subcommands = {BlobList.class, BlobCat.class, BlobCreate.class, BlobUpdate.class, BlobDelete.class,
+                BlobSetAcl.class, BlobReplication.class})
+    static final class Blobstore {
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "Print KEY VERSION [ACL] for the named blobs, or for every blob.")
+    static final class BlobList extends ClientConf {
+        @Parameters(paramLabel = "KEY", arity = "0..*", description = "Blobs to describe (default: all).")
+        List<String> keys = new ArrayList<>();
+    }
+
+    @Command(name = "cat", mixinStandardHelpOptions = true, description = "Write a blob's content to stdout or a file.")
+    static final class BlobCat extends ClientConf {
+        @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Write to FILE instead of stdout.")
+        String file;
+
+        @Parameters(paramLabel = "KEY", index = "0", description = "The blob's key.")
+        String key;
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Create a blob from a file or from stdin.")
+    static final class BlobCreate extends ClientConf {
+        @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the content from FILE (default: stdin).")
+        String file;
+
+        @Option(names = {"-a", "--acl"}, paramLabel = "ACL",
+                description = "Access control list, comma-separated, e.g. u:alice:rwa,o::r. Repeatable.")
+        List<String> acl = new ArrayList<>();
+
+        @Option(names = {"-r", "--replication-factor"}, paramLabel = "N",
+                description = "Replication factor (default: the store's).")
+        String replication;
+
+        @Parameters(paramLabel = "KEY", index = "0", description = "The new blob's key.")
+        String key;
+    }
+
+    @Command(name = "update", mixinStandardHelpOptions = true,
+            description = "Replace a blob's content with a file's or stdin's, as a new version.")
+    static final class BlobUpdate extends ClientConf {
+        @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the content from FILE (default: stdin).")
+        String file;
+
+        @Parameters(paramLabel = "KEY", index = "0", description = "The blob's key.")
+        String key;
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete blobs.")
+    static final class BlobDelete extends ClientConf {
+        @Parameters(paramLabel = "KEY", arity = "1..*", description = "The blobs' keys.")
+        List<String> keys = new ArrayList<>();
+    }
+
+    @Command(name = "set-acl", mixinStandardHelpOptions = true, description = "Set a blob's access control list.")
+    static final class BlobSetAcl extends ClientConf {
+        @Option(names = {"-s", "--set"}, paramLabel = "ACL",
+                description = "The new list, comma-separated, e.g. u:alice:rwa,o::r (default: keep the current one).")
+        List<String> acl = new ArrayList<>();
+
+        @Parameters(paramLabel = "KEY", index = "0", description = "The blob's key.")
+        String key;
+    }
+
+    @Command(name = "replication", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Read a blob's replication factor (--read KEY) or change it (--update -r N KEY)."})
+    static final class BlobReplication extends ClientConf {
+        @Option(names = "--read", description = "Print the replication factor.")
+        boolean read;
+
+        @Option(names = "--update", description = "Change the replication factor to -r N.")
+        boolean update;
+
+        @Option(names = {"-r", "--replication-factor"}, paramLabel = "N", description = "The new factor, with --update.")
+        String replication;
+
+        @Parameters(paramLabel = "KEY", arity = "0..1", description = "The blob's key.")
+        String key;
+    }
+
+    @Command(name = "set_log_level", aliases = "set-log-level", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Change log levels while a topology runs, as 'storm set_log_level'. On a microburst server "
+                    + "every topology shares one process, so a level applies to that logger server-wide."})
+    static final class SetLogLevel extends OneTopology {
+        @Option(names = {"-l", "--log-setting"}, paramLabel = "LOGGER=LEVEL[:SECONDS]",
+                description = {"Set LOGGER (ROOT for the root logger) to LEVEL, for SECONDS if given (then back to "
+                        + "its previous level). Repeatable."})
+        List<String> set = new ArrayList<>();
+
+        @Option(names = {"-r", "--remove-log-setting"}, paramLabel = "LOGGER",
+                description = "Put LOGGER back to its level before the change. Repeatable.")
+        List<String> remove = new ArrayList<>();
+    }
+
+    @Command(name = "get-errors", mixinStandardHelpOptions = true,
+            description = {"Print, as JSON, the latest error of each component of a topology, as 'storm get-errors'."})
+    static final class GetErrors extends OneTopology {
+    }
+
+    @Command(name = "drpc-client", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Call DRPC functions on the servers drpc.servers and drpc.port name, as 'storm drpc-client', "
+                    + "and print FUNCTION \"ARG\" => \"RESULT\" per call. A microburst server does not serve DRPC: "
+                    + "this talks to a Storm cluster's DRPC servers."})
+    static final class DrpcClient extends ClientConf {
+        @Option(names = {"-f", "--function"}, paramLabel = "FUNCTION",
+                description = "Call FUNCTION once per argument (default: arguments are FUNCTION ARG pairs).")
+        String function;
+
+        @Parameters(paramLabel = "ARGS", arity = "1..*", description = "FUNCTION ARG pairs, or ARGs with -f.")
+        List<String> args = new ArrayList<>();
+    }
+
+    @Command(name = "localconfvalue", mixinStandardHelpOptions = true,
+            description = {"Print KEY: VALUE from this machine's Storm configuration (defaults.yaml, storm.yaml, -c), "
+                    + "as 'storm localconfvalue'."})
+    static final class LocalConfValue extends ClientConf {
+        @Parameters(paramLabel = "KEY", index = "0", description = "The configuration key.")
+        String key;
+    }
+
+    @Command(name = "remoteconfvalue", mixinStandardHelpOptions = true,
+            description = {"Print KEY: VALUE from the configuration the server (Nimbus) runs with, as "
+                    + "'storm remoteconfvalue' prints the cluster's."})
+    static final class RemoteConfValue extends ClientConf {
+        @Parameters(paramLabel = "KEY", index = "0", description = "The configuration key.")
+        String key;
+    }
+
+    @Command(name = "version", description = {"Print the Storm API version, as 'storm version', then Microburst's."})
+    static final class Version {
     }
 
     @Command(name = "help", description = "Print the usage of the command or of one subcommand.")

@@ -151,4 +151,70 @@ class CommandLineParserTest {
             assertTrue(usage.contains("  " + sub + " "), sub + "\n" + usage);
         }
     }
+
+    @Test
+    void blobstoreActionsTakeStormsArguments() throws UsageException {
+        Command.Blob create = (Command.Blob) CommandLineParser.parse("blobstore", "create", "-f", "words.txt",
+                "-a", "u:alice:rwa,o::r", "--acl", "u:bob:r", "--replication-factor", "3", "-c", "k=1", "dict");
+        assertEquals(Command.BlobAction.CREATE, create.action());
+        assertEquals(List.of("dict"), create.keys());
+        assertEquals(Optional.of(Path.of("words.txt")), create.file());
+        assertEquals(List.of("u:alice:rwa", "o::r", "u:bob:r"), create.acl());
+        assertEquals(3, create.replication());
+        assertEquals(Map.of("k", 1), create.conf());
+
+        Command.Blob list = (Command.Blob) CommandLineParser.parse("blobstore", "list");
+        assertEquals(List.of(), list.keys());
+        Command.Blob update = (Command.Blob) CommandLineParser.parse("blobstore", "replication", "--update", "-r", "2",
+                "dict");
+        assertEquals(Command.BlobAction.UPDATE_REPLICATION, update.action());
+        assertEquals(2, update.replication());
+        assertEquals(Command.BlobAction.READ_REPLICATION,
+                ((Command.Blob) CommandLineParser.parse("blobstore", "replication", "--read", "dict")).action());
+    }
+
+    @Test
+    void blobstoreRefusesWhatStormWouldNotStoreNamingIt() {
+        assertTrue(assertThrows(UsageException.class, () -> CommandLineParser.parse("blobstore"))
+                .getMessage().startsWith("blobstore: missing action"));
+        assertTrue(assertThrows(UsageException.class, () -> CommandLineParser.parse("blobstore", "create", "a/b"))
+                .getMessage().contains("a/b"));
+        assertTrue(assertThrows(UsageException.class,
+                () -> CommandLineParser.parse("blobstore", "set-acl", "-s", "q:alice:rwa", "k"))
+                .getMessage().contains("'q:alice:rwa'"));
+        assertTrue(assertThrows(UsageException.class,
+                () -> CommandLineParser.parse("blobstore", "replication", "--update", "k"))
+                .getMessage().contains("missing --replication-factor"));
+        assertTrue(assertThrows(UsageException.class,
+                () -> CommandLineParser.parse("blobstore", "replication", "--read", "--update", "k"))
+                .getMessage().contains("exactly one of --read and --update"));
+    }
+
+    @Test
+    void setLogLevelTakesStormsSettings() throws UsageException {
+        Command.SetLogLevel set = (Command.SetLogLevel) CommandLineParser.parse("set_log_level", "-l", "ROOT=debug:30",
+                "-l", "com.example=WARN", "-r", "org.noisy", "my-topology");
+        assertEquals(Map.of("ROOT", new Command.LevelChange("DEBUG", 30), "com.example",
+                new Command.LevelChange("WARN", 0)), set.set());
+        assertEquals(List.of("org.noisy"), set.remove());
+        assertEquals("my-topology", set.topology());
+
+        assertTrue(assertThrows(UsageException.class,
+                () -> CommandLineParser.parse("set_log_level", "-l", "ROOT=LOUD", "t")).getMessage()
+                .contains("ROOT: unknown level 'LOUD'"));
+        assertTrue(assertThrows(UsageException.class,
+                () -> CommandLineParser.parse("set_log_level", "-l", "ROOT=INFO:soon", "t")).getMessage()
+                .contains("timeout expects a positive whole number, got 'soon'"));
+        assertTrue(assertThrows(UsageException.class, () -> CommandLineParser.parse("set_log_level", "t"))
+                .getMessage().contains("nothing to do"));
+    }
+
+    @Test
+    void drpcClientArgumentsArePairsUnlessAFunctionIsGiven() throws UsageException {
+        assertEquals(List.of(new Command.DrpcCall("f", "x"), new Command.DrpcCall("g", "y")),
+                ((Command.DrpcCalls) CommandLineParser.parse("drpc-client", "f", "x", "g", "y")).calls());
+        assertEquals(List.of(new Command.DrpcCall("f", "x"), new Command.DrpcCall("f", "y")),
+                ((Command.DrpcCalls) CommandLineParser.parse("drpc-client", "-f", "f", "x", "y")).calls());
+        assertThrows(UsageException.class, () -> CommandLineParser.parse("drpc-client", "f", "x", "g"));
+    }
 }
