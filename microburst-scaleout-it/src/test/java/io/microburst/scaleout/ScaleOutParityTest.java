@@ -7,21 +7,30 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import example.scaleout.BlobFlow;
 import example.scaleout.ParityTopology;
+import io.microburst.cli.Main;
+import io.microburst.server.MicroburstServer;
+import io.microburst.server.ServerConfig;
 import io.microburst.stormcluster.StormCluster;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
+import org.apache.storm.Config;
+import org.apache.storm.command.Blobstore;
 import org.apache.storm.generated.ExecutorSummary;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.TopologyInfo;
@@ -147,6 +156,101 @@ class ScaleOutParityTest {
         }
         assertEquals(onStorm, onMicroburst, "the blob flow on microburst local (see " + microburstLog + ")");
         System.out.println("The blob flow on both:\n" + String.join("\n", onStorm));
+    }
+
+    /**
+     * {@code microburst blobstore} against a microburst server, and against the Storm cluster's Nimbus, prints what
+     * Storm's own {@code storm blobstore} (storm-core's {@code Blobstore}, started as the script starts it) logs against
+     * that Nimbus, step by step (blob versions, which are times, masked), with the same exit statuses.
+     */
+    @Test
+    void blobstoreCommandsPrintTheSameAsStormsOnBothClusters() throws Exception {
+        Path v1 = Files.writeString(tmp.resolve("cli-v1.txt"), "first version");
+        Path v2 = Files.writeString(tmp.resolve("cli-v2.txt"), "second version");
+        String key = "cli-words.txt";
+        List<List<String>> steps = List.of(
+            List.of("create", "-f", v1.toString(), "-a", "o::rwa", key),
+            List.of("list", key),
+            List.of("cat", key),
+            List.of("update", "-f", v2.toString(), key),
+            List.of("cat", key),
+            List.of("set-acl", "-s", "u:alice:rwa,o::r", key),
+            List.of("list", key, "cli-absent"),
+            List.of("cat", "cli-absent"),
+            List.of("delete", key),
+            List.of("list", key));
+
+        List<String> storm = new ArrayList<>();
+        for (List<String> step : steps) {
+            storm.add(stormBlobstore(step));
+        }
+        List<String> microburstOnStorm = new ArrayList<>();
+        for (List<String> step : steps) {
+            microburstOnStorm.add(microburstBlobstore(step, cluster.nimbusPort()));
+        }
+        List<String> microburstOnServer = new ArrayList<>();
+        try (MicroburstServer server = MicroburstServer.start(Map.of(ServerConfig.DIR, tmp.resolve("cli-server")
+                .toString(), Config.NIMBUS_THRIFT_PORT, 0, ServerConfig.UI_PORT, 0))) {
+            for (List<String> step : steps) {
+                microburstOnServer.add(microburstBlobstore(step, server.thriftPort()));
+            }
+        }
+        assertEquals("exit 0\ncli-words.txt V [o::rwa]\n", storm.get(1), "Storm's listing: " + storm);
+        assertEquals(storm, microburstOnStorm, "microburst blobstore against the Storm cluster");
+        assertEquals(storm, microburstOnServer, "microburst blobstore against a microburst server");
+        System.out.println("storm blobstore, step by step, as all three printed it:\n" + String.join("", storm));
+    }
+
+    /** Storm's blobstore command in a JVM of its own; its messages, exit status first, versions masked. */
+    private static String stormBlobstore(List<String> args) throws Exception {
+        Path log4j = tmp.resolve("commands-log4j2.xml");
+        if (!Files.exists(log4j)) {
+            // The command's own messages, bare, on stdout; nothing else.
+            Files.writeString(log4j, """
+                <Configuration status="warn">
+                  <Appenders><Console name="out" target="SYSTEM_OUT"><PatternLayout pattern="%m%n"/></Console></Appenders>
+                  <Loggers>
+                    <Logger name="org.apache.storm.command" level="info" additivity="false"><AppenderRef ref="out"/></Logger>
+                    <Root level="off"/>
+                  </Loggers>
+                </Configuration>
+                """);
+        }
+        Path home = cluster.stormHome();
+        String classPath = home.resolve("lib") + File.separator + "*" + File.pathSeparator + jarOf(Blobstore.class)
+            + File.pathSeparator + jarOf(org.apache.commons.cli.Options.class);
+        List<String> command = new ArrayList<>(List.of("-Dstorm.conf.file=" + cluster.stormYaml(),
+            "-Dlog4j.configurationFile=" + log4j, "-cp", classPath, Blobstore.class.getName()));
+        command.addAll(args);
+        Path out = tmp.resolve("storm-blobstore.out");
+        Process process = new ProcessBuilder(javaCommand(command)).redirectOutput(out.toFile())
+            .redirectError(tmp.resolve("storm-blobstore.err").toFile()).start();
+        assertTrue(process.waitFor(2, TimeUnit.MINUTES), "storm blobstore " + args + " did not end");
+        return "exit " + process.exitValue() + "\n" + maskVersions(Files.readString(out));
+    }
+
+    /** microburst blobstore in this JVM, as its main runs it; stdout then stderr's messages, exit status first. */
+    private static String microburstBlobstore(List<String> args, int port) {
+        List<String> all = new ArrayList<>(List.of("blobstore", args.get(0), "-c", "nimbus.seeds=[\"127.0.0.1\"]",
+            "-c", "nimbus.thrift.port=" + port));
+        all.addAll(args.subList(1, args.size()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        // A failed command's own explanation ("microburst: ...") has no counterpart in Storm's log: Storm's is a stack
+        // trace on stderr. Reported keys ("KEY NOT FOUND") are messages, as in Storm's log.
+        String messages = err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("microburst: "))
+            .map(l -> l + "\n").reduce("", String::concat);
+        return "exit " + status + "\n" + maskVersions(out.toString(StandardCharsets.UTF_8) + messages);
+    }
+
+    private static String maskVersions(String text) {
+        return text.replaceAll("(?m)^(\\S+) \\d+ \\[", "$1 V [");
+    }
+
+    private static String jarOf(Class<?> type) throws Exception {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
     private static void awaitExit(Process process, Path log) throws InterruptedException {

@@ -9,7 +9,9 @@ import io.microburst.cli.testsupport.TopologyJarBuilder;
 import io.microburst.server.BoundTransportPlugin;
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -108,6 +110,15 @@ class StormCommandsEndToEndTest {
         Files.writeString(content, "second version");
         assertEquals("Successfully updated words.txt\n",
             ok(microburst("blobstore", "update", "--file", content.toString(), "words.txt")).out());
+        InputStream stdin = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8)));
+            ok(microburst("blobstore", "update", "words.txt"));
+        } finally {
+            System.setIn(stdin);
+        }
+        assertEquals("from stdin", ok(microburst("blobstore", "cat", "words.txt")).out(), "without -f: stdin");
+        ok(microburst("blobstore", "update", "--file", content.toString(), "words.txt"));
         Path copy = dir.resolve("copy.txt");
         ok(microburst("blobstore", "cat", "-f", copy.toString(), "words.txt"));
         assertEquals("second version", Files.readString(copy));
