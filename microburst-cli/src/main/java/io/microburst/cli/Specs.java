@@ -244,7 +244,7 @@ final class Specs {
         String key;
     }
 
-    @Command(name = "set_log_level", aliases = "set-log-level", mixinStandardHelpOptions = true, sortOptions = false,
+    @Command(name = "set_log_level", mixinStandardHelpOptions = true, sortOptions = false,
             description = {"Change log levels while a topology runs, as 'storm set_log_level'. On a microburst server "
                     + "every topology shares one process, so a level applies to that logger server-wide."})
     static final class SetLogLevel extends OneTopology {
@@ -292,7 +292,7 @@ final class Specs {
         String key;
     }
 
-    @Command(name = "version", description = {"Print the Storm API version, as 'storm version', then Microburst's."})
+    @Command(name = "version", mixinStandardHelpOptions = true, description = {"Print the Storm API version, as 'storm version', then Microburst's."})
     static final class Version {
     }
 

@@ -2,6 +2,7 @@ package io.microburst.cli.remote;
 
 import io.microburst.cli.Command;
 import io.microburst.cli.CommandFailedException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.storm.blobstore.AtomicOutputStream;
 import org.apache.storm.blobstore.BlobStoreAclHandler;
@@ -60,8 +62,12 @@ public final class BlobstoreRun {
         return 0;
     }
 
+    /** The action as the user typed it. */
     private String verb() {
-        return command.action().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return switch (command.action()) {
+            case READ_REPLICATION, UPDATE_REPLICATION -> "replication";
+            default -> command.action().name().toLowerCase(Locale.ROOT).replace('_', '-');
+        };
     }
 
     private void call(ClientBlobStore store) throws Exception {
@@ -176,7 +182,7 @@ public final class BlobstoreRun {
     }
 
     /** Standard input, left open for the caller. */
-    private static final class NotClosing extends java.io.FilterInputStream {
+    private static final class NotClosing extends FilterInputStream {
         NotClosing(InputStream in) {
             super(in);
         }

@@ -159,7 +159,7 @@ class StormCommandsEndToEndTest {
         assertEquals("DEBUG", server.nimbus().getLogConfig(id).get_named_logger_level().get(PROBE_LOGGER)
             .get_target_log_level());
 
-        ok(microburst("set-log-level", "-r", PROBE_LOGGER, TOPOLOGY));
+        ok(microburst("set_log_level", "-r", PROBE_LOGGER, TOPOLOGY));
         assertEquals(before, LogManager.getLogger(PROBE_LOGGER).getLevel());
 
         Run absent = microburst("set_log_level", "-l", "ROOT=DEBUG", "absent");
