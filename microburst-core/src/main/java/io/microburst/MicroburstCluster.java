@@ -29,6 +29,7 @@ import io.microburst.runtime.ThreadView;
 import io.microburst.runtime.TopologyRuntime;
 import org.apache.storm.Config;
 import org.apache.storm.ILocalCluster;
+import org.apache.storm.ISubmitterHook;
 import org.apache.storm.cluster.IStormClusterState;
 import org.apache.storm.generated.AlreadyAliveException;
 import org.apache.storm.generated.ClusterSummary;
@@ -48,6 +49,7 @@ import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.utils.Time;
 import org.apache.storm.utils.Utils;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,8 +67,6 @@ public final class MicroburstCluster implements ILocalCluster {
     private final TopologyTable topologies = new TopologyTable();
     private final AtomicInteger submissions = new AtomicInteger();
     private final long startMillis = System.currentTimeMillis();
-    /** Storm's defaults.yaml and storm.yaml as read at construction: values equal to these need no validation. */
-    private final Map<String, Object> stormDefaults;
     private volatile boolean closed;
     private TransactionalStateServer stateServer;
     /** Null unless the cluster is tracked. */
@@ -87,6 +87,8 @@ public final class MicroburstCluster implements ILocalCluster {
      * starts a batch every 50 ms rather than every 500 ms. A topology's own configuration still overrides it.
      */
     private static final Map<String, Object> LOCAL_MODE = Map.of(Config.TOPOLOGY_TRIDENT_BATCH_EMIT_INTERVAL_MILLIS, 50);
+    /** storm-server's tracked topology, which {@link #submitTopology(String, Map, Object)} takes by name. */
+    private static final String TRACKED_TOPOLOGY = "org.apache.storm.testing.TrackedTopology";
 
     /**
      * A cluster as Storm's {@code new LocalCluster()}: Storm's default configuration (defaults.yaml, and storm.yaml if
@@ -108,10 +110,19 @@ public final class MicroburstCluster implements ILocalCluster {
     /**
      * A tracked cluster, as Storm's {@code new LocalCluster.Builder().withTracked().build()}: storm-server's
      * {@code Testing.mkTrackedTopology} and {@code trackedWait} work with it (see {@link Tracking}). Like Storm's,
-     * {@code trackedWait} advances simulated time, so run it with {@code Time.SimulatedTime} on.
+     * message timeouts are off (unless a topology turns them on), and {@code trackedWait} advances simulated time, so
+     * run it with {@code Time.SimulatedTime} on.
      */
     public static MicroburstCluster tracked() {
-        return new MicroburstCluster(LOCAL_MODE, Tracking.start(), null);
+        return new MicroburstCluster(builderConf(Map.of()), Tracking.start(), null);
+    }
+
+    /** Storm's LocalCluster.Builder configuration: message timeouts off, Trident's local batch interval, then {@code daemonConf}. */
+    private static Map<String, Object> builderConf(Map<String, Object> daemonConf) {
+        Map<String, Object> conf = new HashMap<>(LOCAL_MODE);
+        conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false);
+        conf.putAll(daemonConf);
+        return conf;
     }
 
     private MicroburstCluster(Map<String, Object> clusterConf, Tracking tracking) {
@@ -122,8 +133,7 @@ public final class MicroburstCluster implements ILocalCluster {
         this.tracking = tracking;
         this.simulatedTime = simulatedTime;
         StormClasses.initializeInBackground();
-        this.stormDefaults = Utils.readStormConfig();
-        Map<String, Object> conf = new HashMap<>(stormDefaults);
+        Map<String, Object> conf = new HashMap<>(Utils.readStormConfig());
         conf.putAll(clusterConf);
         conf.put(Config.STORM_CLUSTER_MODE, "local");
         this.clusterConf = conf;
@@ -131,10 +141,82 @@ public final class MicroburstCluster implements ILocalCluster {
         this.timer = new SharedTimer("microburst-timer", Time.isSimulating());
     }
 
+    /**
+     * Submits a topology; then, as Storm's LocalCluster, calls the {@code storm.topology.submission.notifier.plugin}
+     * named in {@code conf} (an {@link ISubmitterHook}) with the topology's info, {@code conf} and {@code topology}.
+     */
     @Override
     public ILocalTopology submitTopology(String topologyName, Map<String, Object> conf, StormTopology topology)
         throws AlreadyAliveException, InvalidTopologyException {
-        return submitTopologyWithOpts(topologyName, conf, topology, null);
+        ILocalTopology submitted = submitTopologyWithOpts(topologyName, conf, topology, null);
+        Object hookName = conf == null ? null : conf.get(Config.STORM_TOPOLOGY_SUBMISSION_NOTIFIER_PLUGIN);
+        if (hookName != null) {
+            notifySubmitterHook(String.valueOf(hookName), topologyName, conf, topology);
+        }
+        return submitted;
+    }
+
+    private void notifySubmitterHook(String hookName, String topologyName, Map<String, Object> conf,
+                                     StormTopology topology) {
+        ISubmitterHook hook;
+        try {
+            hook = (ISubmitterHook) Class.forName(hookName, true, contextLoader()).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException("Cannot create the " + Config.STORM_TOPOLOGY_SUBMISSION_NOTIFIER_PLUGIN
+                + " '" + hookName + "' of topology '" + topologyName + "': " + e, e);
+        }
+        try {
+            hook.notify(getTopologyInfoByName(topologyName), conf, topology);
+        } catch (NotAliveException e) {
+            throw new IllegalStateException("Topology '" + topologyName + "' stopped before its "
+                + Config.STORM_TOPOLOGY_SUBMISSION_NOTIFIER_PLUGIN + " was called", e);
+        } catch (IllegalAccessException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private static ClassLoader contextLoader() {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return loader != null ? loader : MicroburstCluster.class.getClassLoader();
+    }
+
+    /**
+     * Submits a storm-server {@code org.apache.storm.testing.TrackedTopology} (or a {@link StormTopology}), as Storm's
+     * {@code LocalCluster.submitTopology(String, Map, TrackedTopology)}: Storm's tests compile against this cluster
+     * unchanged. The parameter is {@code Object} so that a program without storm-server on its class path still
+     * compiles calls that pass a {@code StormTopology} (which pick the overload above).
+     *
+     * @throws IllegalArgumentException naming the type when {@code topology} is neither
+     */
+    public ILocalTopology submitTopology(String topologyName, Map<String, Object> conf, Object topology)
+        throws AlreadyAliveException, InvalidTopologyException {
+        return submitTopologyWithOpts(topologyName, conf, stormTopologyOf(topology), null);
+    }
+
+    /** As {@link #submitTopology(String, Map, Object)}, with submit options. */
+    public ILocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, Object topology,
+                                                 SubmitOptions submitOpts)
+        throws AlreadyAliveException, InvalidTopologyException {
+        return submitTopologyWithOpts(topologyName, conf, stormTopologyOf(topology), submitOpts);
+    }
+
+    /** The topology of a {@code StormTopology} or of a storm-server {@code TrackedTopology} (by its getTopology()). */
+    private static StormTopology stormTopologyOf(Object topology) {
+        if (topology == null || topology instanceof StormTopology) {
+            return (StormTopology) topology;
+        }
+        for (Class<?> c = topology.getClass(); c != null; c = c.getSuperclass()) {
+            if (TRACKED_TOPOLOGY.equals(c.getName())) {
+                try {
+                    return (StormTopology) c.getMethod("getTopology").invoke(topology);
+                } catch (ReflectiveOperationException | ClassCastException e) {
+                    throw new IllegalArgumentException("Cannot read the topology of " + topology.getClass().getName()
+                        + " through " + TRACKED_TOPOLOGY + ".getTopology(): " + e, e);
+                }
+            }
+        }
+        throw new IllegalArgumentException("Cannot submit a " + topology.getClass().getName() + ": submitTopology takes a "
+            + StormTopology.class.getName() + " or a " + TRACKED_TOPOLOGY);
     }
 
     @Override
@@ -150,7 +232,8 @@ public final class MicroburstCluster implements ILocalCluster {
             topoConf.putAll(transactionalStateServer().topologyConf());
         }
         StormTopology submitted = tracking == null ? topology : tracking.instrument(topology);
-        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, submitted, stormDefaults);
+        // As Nimbus, which validates what a topology sets, not its own configuration under it
+        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, submitted, clusterConf);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         if (loader == null) {
@@ -193,7 +276,7 @@ public final class MicroburstCluster implements ILocalCluster {
             if (e instanceof Error error) {
                 throw error;
             }
-            InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
+            InvalidTopologyException invalid = new WrappedInvalidTopologyException("Topology '" + topologyName
                 + "' could not start: " + e.getMessage());
             invalid.initCause(e);
             throw invalid;
@@ -626,9 +709,7 @@ public final class MicroburstCluster implements ILocalCluster {
         public MicroburstCluster build() {
             // As Storm's builder: message timeouts off and Trident's local batch interval, unless the daemon conf
             // says otherwise (Storm's own tests turn timeouts on with withDaemonConf when they test them).
-            Map<String, Object> conf = new HashMap<>(LOCAL_MODE);
-            conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false);
-            conf.putAll(daemonConf);
+            Map<String, Object> conf = builderConf(daemonConf);
             Time.SimulatedTime time = simulatedTime ? new Time.SimulatedTime() : null;
             try {
                 return new MicroburstCluster(conf, trackId == null ? null : Tracking.start(trackId), time);

@@ -27,6 +27,7 @@ import org.apache.storm.generated.AuthorizationException;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KeyNotFoundException;
 import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,7 +86,7 @@ public final class BlobLocalizer implements AutoCloseable {
     public static void validate(Map<String, Object> topoConf, LocalBlobStore store) throws InvalidTopologyException {
         for (Entry e : entries(topoConf)) {
             if (!store.exists(e.key)) {
-                throw new InvalidTopologyException("Key not found: " + e.key);
+                throw new WrappedInvalidTopologyException("Key not found: " + e.key);
             }
         }
     }
@@ -97,7 +98,7 @@ public final class BlobLocalizer implements AutoCloseable {
             return entries;
         }
         if (!(map instanceof Map<?, ?> blobs)) {
-            throw new InvalidTopologyException(Config.TOPOLOGY_BLOBSTORE_MAP + " must be a map of blob key to options, not "
+            throw new WrappedInvalidTopologyException(Config.TOPOLOGY_BLOBSTORE_MAP + " must be a map of blob key to options, not "
                 + map);
         }
         for (Map.Entry<?, ?> blob : blobs.entrySet()) {
@@ -108,13 +109,13 @@ public final class BlobLocalizer implements AutoCloseable {
                 uncompress = ObjectReader.getBoolean(options.get("uncompress"), false);
                 ObjectReader.getBoolean(options.get("workerRestart"), false);
             } catch (IllegalArgumentException bad) {
-                throw new InvalidTopologyException("Invalid blob conf option: " + bad.getMessage());
+                throw new WrappedInvalidTopologyException("Invalid blob conf option: " + bad.getMessage());
             }
             String localName = options.get("localname") == null ? key : String.valueOf(options.get("localname"));
             Path name = Path.of(localName).normalize();
             if (localName.isEmpty() || name.isAbsolute() || name.startsWith("..") || name.getNameCount() != 1
                 || localName.equals(VERSIONS) || localName.equals("code") || localName.equals("pids")) {
-                throw new InvalidTopologyException("Invalid local name '" + localName + "' for blob " + key + " in "
+                throw new WrappedInvalidTopologyException("Invalid local name '" + localName + "' for blob " + key + " in "
                     + Config.TOPOLOGY_BLOBSTORE_MAP + ": it must be a plain file name");
             }
             entries.add(new Entry(key, localName, uncompress));
@@ -140,9 +141,9 @@ public final class BlobLocalizer implements AutoCloseable {
             try {
                 localized.refresh(e);
             } catch (KeyNotFoundException missing) {
-                throw new InvalidTopologyException("Key not found: " + e.key);
+                throw new WrappedInvalidTopologyException("Key not found: " + e.key);
             } catch (AuthorizationException | IOException | UncheckedIOException failed) {
-                InvalidTopologyException invalid = new InvalidTopologyException("Cannot localize blob " + e.key
+                InvalidTopologyException invalid = new WrappedInvalidTopologyException("Cannot localize blob " + e.key
                     + " as " + e.localName + ": " + failed.getMessage());
                 invalid.initCause(failed);
                 throw invalid;

@@ -2,16 +2,20 @@ package io.microburst.plan;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.storm.Config;
 import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.apache.storm.validation.ConfigValidation;
 import org.apache.storm.validation.NotConf;
 
@@ -42,19 +46,8 @@ final class PlanConf {
     static Map<String, Object> componentConf(Map<String, Object> topoConf, ComponentCommon common, String id)
         throws InvalidTopologyException {
         Map<String, Object> merged = new HashMap<>(topoConf);
-        String json = common.get_json_conf();
-        if (json != null && !json.isEmpty()) {
-            Object parsed;
-            try {
-                parsed = JSONValue.parseWithException(json);
-            } catch (Exception e) {
-                throw new InvalidTopologyException("Component '" + id + "' has a configuration that is not valid JSON: " + e.getMessage());
-            }
-            if (!(parsed instanceof Map)) {
-                throw new InvalidTopologyException("Component '" + id + "' has a configuration that is not a map: " + json);
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> own = (Map<String, Object>) parsed;
+        Map<String, Object> own = ownConf(common, id);
+        if (own != null) {
             for (Map.Entry<String, Object> e : own.entrySet()) {
                 if (!STORM_KEYS.contains(e.getKey()) || COMPONENT_OVERRIDABLE.contains(e.getKey())
                     || Config.TOPOLOGY_TASKS.equals(e.getKey())) {
@@ -64,6 +57,85 @@ final class PlanConf {
             check(own, Map.of(), "Component '" + id + "'");
         }
         return merged;
+    }
+
+    /** The component's own configuration (its JSON), or null if it has none. */
+    private static Map<String, Object> ownConf(ComponentCommon common, String id) throws InvalidTopologyException {
+        String json = common.get_json_conf();
+        if (json == null || json.isEmpty()) {
+            return null;
+        }
+        Object parsed;
+        try {
+            parsed = JSONValue.parseWithException(json);
+        } catch (Exception e) {
+            throw new WrappedInvalidTopologyException("Component '" + id + "' has a configuration that is not valid JSON: " + e.getMessage());
+        }
+        if (!(parsed instanceof Map)) {
+            throw new WrappedInvalidTopologyException("Component '" + id + "' has a configuration that is not a map: " + json);
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> own = (Map<String, Object>) parsed;
+        return own;
+    }
+
+    /**
+     * As Storm's Nimbus when it normalizes a submitted configuration: every component's {@code topology.kryo.decorators}
+     * and {@code topology.kryo.register} join the topology's, so that all tasks serialize alike. The registrations
+     * become one map of class to serializer (null for Kryo's default), the decorators one list without duplicates.
+     * Returns a new map; {@code conf} is left as it was.
+     */
+    static Map<String, Object> mergeKryoConf(Map<String, Object> conf, StormTopology topology, String name)
+        throws InvalidTopologyException {
+        Set<String> decorators = new HashSet<>();
+        Map<String, String> registrations = new HashMap<>();
+        Map<String, ComponentCommon> commons = new HashMap<>();
+        if (topology.get_spouts() != null) {
+            topology.get_spouts().forEach((id, spout) -> commons.put(id, spout.get_common()));
+        }
+        if (topology.get_bolts() != null) {
+            topology.get_bolts().forEach((id, bolt) -> commons.put(id, bolt.get_common()));
+        }
+        for (Map.Entry<String, ComponentCommon> e : commons.entrySet()) {
+            Map<String, Object> own = ownConf(e.getValue(), e.getKey());
+            if (own == null) {
+                continue;
+            }
+            addKryoConf(decorators, registrations, own, "Component '" + e.getKey() + "'");
+        }
+        addKryoConf(decorators, registrations, conf, "Topology '" + name + "'");
+        Map<String, Object> merged = new HashMap<>(conf);
+        // through JSON, as Storm's stored configuration: tasks then read a JSONObject and a JSONArray, as in Storm
+        merged.put(Config.TOPOLOGY_KRYO_REGISTER, JSONValue.parse(JSONValue.toJSONString(registrations)));
+        merged.put(Config.TOPOLOGY_KRYO_DECORATORS, JSONValue.parse(JSONValue.toJSONString(new ArrayList<>(decorators))));
+        return merged;
+    }
+
+    private static void addKryoConf(Set<String> decorators, Map<String, String> registrations, Map<String, Object> conf,
+                                    String owner) throws InvalidTopologyException {
+        Object decorating = conf.get(Config.TOPOLOGY_KRYO_DECORATORS);
+        if (decorating instanceof Iterable<?> list) {
+            for (Object d : list) {
+                decorators.add(String.valueOf(d));
+            }
+        } else if (decorating != null) {
+            throw new WrappedInvalidTopologyException(owner + ": " + Config.TOPOLOGY_KRYO_DECORATORS
+                + " must be a list of class names, got '" + decorating + "'");
+        }
+        Object registering = conf.get(Config.TOPOLOGY_KRYO_REGISTER);
+        if (registering instanceof Iterable<?> list) {
+            for (Object r : list) {
+                if (r instanceof Map<?, ?> map) {
+                    map.forEach((type, serializer) -> registrations.put(String.valueOf(type),
+                        serializer == null ? null : String.valueOf(serializer)));
+                } else {
+                    registrations.put(String.valueOf(r), null);
+                }
+            }
+        } else if (registering != null) {
+            throw new WrappedInvalidTopologyException(owner + ": " + Config.TOPOLOGY_KRYO_REGISTER
+                + " must be a list of class names or maps of class name to serializer, got '" + registering + "'");
+        }
     }
 
     /**
@@ -83,7 +155,7 @@ final class PlanConf {
             try {
                 ConfigValidation.validateField(field, conf);
             } catch (IllegalArgumentException e) {
-                throw new InvalidTopologyException(owner + " has an invalid configuration value for '" + entry.getKey() + "' ("
+                throw new WrappedInvalidTopologyException(owner + " has an invalid configuration value for '" + entry.getKey() + "' ("
                     + entry.getValue() + "): " + e.getMessage());
             }
         }
@@ -97,7 +169,7 @@ final class PlanConf {
         try {
             return ObjectReader.getInt(value);
         } catch (IllegalArgumentException e) {
-            throw new InvalidTopologyException("'" + owner + "': configuration " + key + " must be an integer, got '" + value + "'");
+            throw new WrappedInvalidTopologyException("'" + owner + "': configuration " + key + " must be an integer, got '" + value + "'");
         }
     }
 

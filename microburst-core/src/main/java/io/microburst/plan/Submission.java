@@ -7,6 +7,7 @@ import org.apache.storm.Config;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.utils.Utils;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 
 /**
  * What a submission must pass: a usable topology name and a configuration that survives the JSON transport a real
@@ -48,7 +49,7 @@ public final class Submission {
             try {
                 UserObjects.instantiate(c.object(), loader, c.id());
             } catch (RuntimeException | LinkageError | StackOverflowError e) {
-                InvalidTopologyException invalid = new InvalidTopologyException("Topology '" + topologyName
+                InvalidTopologyException invalid = new WrappedInvalidTopologyException("Topology '" + topologyName
                     + "': component '" + c.id() + "' cannot be deserialized: " + e);
                 invalid.initCause(e);
                 throw invalid;
@@ -59,11 +60,11 @@ public final class Submission {
     /** Refuses an empty name or one with a character a cluster cannot use in paths and ids. */
     public static void validateName(String name) throws InvalidTopologyException {
         if (name == null || name.isBlank()) {
-            throw new InvalidTopologyException("A topology needs a non-empty name");
+            throw new WrappedInvalidTopologyException("A topology needs a non-empty name");
         }
         for (char c : new char[] {'/', '.', ':', '\\'}) {
             if (name.indexOf(c) >= 0) {
-                throw new InvalidTopologyException("Topology name '" + name + "' contains '" + c
+                throw new WrappedInvalidTopologyException("Topology name '" + name + "' contains '" + c
                     + "'; names may not contain / . : or \\");
             }
         }
@@ -85,16 +86,16 @@ public final class Submission {
                 try {
                     JSONValue.toJSONString(java.util.Collections.singletonMap(entry.getKey(), entry.getValue()));
                 } catch (Exception | LinkageError keyError) {
-                    throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
+                    throw new WrappedInvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
                         + entry.getKey() + "' (" + entry.getValue() + ") is not JSON-serializable: " + keyError);
                 }
             }
-            throw new InvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
+            throw new WrappedInvalidTopologyException("Topology '" + topologyName + "' has a configuration that is not JSON: " + e);
         }
         Map<String, Object> result = (Map<String, Object>) parsed;
         for (Map.Entry<String, Object> e : conf.entrySet()) {
             if (!jsonEquivalent(e.getValue(), result.get(e.getKey()))) {
-                throw new InvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
+                throw new WrappedInvalidTopologyException("Topology '" + topologyName + "': configuration value of '"
                     + e.getKey() + "' (" + e.getValue() + ") is not JSON-serializable");
             }
         }

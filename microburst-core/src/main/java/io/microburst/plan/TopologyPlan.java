@@ -24,6 +24,7 @@ import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.StreamInfo;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 
 /**
  * A validated topology turned into what the runtime needs: task ids, per-component configuration, stream schemas and
@@ -37,6 +38,13 @@ import org.apache.storm.utils.ObjectReader;
  * rebalance calls under the topology's lifecycle lock before new executors start.
  */
 public final class TopologyPlan {
+
+    /** The stream Storm adds to every component and never sends on (storm-client's StormCommon.SYSTEM_STREAM_ID). */
+    static final String SYSTEM_STREAM = "__system";
+    private static final Fields SYSTEM_STREAM_FIELDS = new Fields("event");
+    /** The other streams Storm's system topology gives user components (acking, metrics, event logging). */
+    private static final Set<String> STORM_SYSTEM_STREAMS = Set.of(Constants.METRICS_STREAM_ID, "__eventlog",
+        "__ack_init", "__ack_ack", "__ack_fail", "__ack_reset_timeout");
 
     private final String name;
     private final String stormId;
@@ -90,6 +98,7 @@ public final class TopologyPlan {
             throw invalid("Topology '" + name + "' is null");
         }
         PlanConf.check(conf, trusted, "Topology '" + name + "'");
+        conf = PlanConf.mergeKryoConf(conf, topology, name);
         for (String key : List.of(ConfigKeys.EXECUTOR_QUEUE_SIZE, ConfigKeys.PRODUCER_BATCH_SIZE,
             ConfigKeys.PARALLELISM_INTERVAL_SECS, ConfigKeys.EXECUTOR_THREADS_MAX)) {
             Integer value = PlanConf.intConf(conf, key, name);
@@ -240,6 +249,20 @@ public final class TopologyPlan {
                         + source.get_componentId() + "' (stream '" + source.get_streamId() + "')");
                 }
                 StreamPlan stream = producer.streams().get(source.get_streamId());
+                if (stream == null && SYSTEM_STREAM.equals(source.get_streamId())) {
+                    // Storm gives every component this stream and sends nothing on it: subscribing is allowed
+                    stream = new StreamPlan(producer.id(), SYSTEM_STREAM, SYSTEM_STREAM_FIELDS, false,
+                        producer.streams().size());
+                    producer.addStream(stream);
+                    Map<String, Fields> byStream = new HashMap<>(streamFields.get(producer.id()));
+                    byStream.put(SYSTEM_STREAM, SYSTEM_STREAM_FIELDS);
+                    streamFields.put(producer.id(), Collections.unmodifiableMap(byStream));
+                } else if (stream == null && STORM_SYSTEM_STREAMS.contains(source.get_streamId())) {
+                    throw invalid("Component '" + consumer.id() + "' subscribes to system stream '"
+                        + source.get_streamId() + "' of component '" + producer.id() + "': Microburst runs no acker, "
+                        + "metrics or event logger tasks and sends nothing on Storm's system streams; only '"
+                        + SYSTEM_STREAM + "' (on which Storm sends nothing either) can be subscribed to");
+                }
                 if (stream == null) {
                     throw invalid("Component '" + consumer.id() + "' subscribes to stream '" + source.get_streamId()
                         + "' of component '" + producer.id() + "', which declares no such stream (declared: "
@@ -287,7 +310,7 @@ public final class TopologyPlan {
     }
 
     private static InvalidTopologyException invalid(String message) {
-        return new InvalidTopologyException(message);
+        return new WrappedInvalidTopologyException(message);
     }
 
     public String name() {
@@ -395,11 +418,11 @@ public final class TopologyPlan {
         for (Map.Entry<String, Integer> e : executorCounts.entrySet()) {
             ComponentPlan c = component(e.getKey());
             if (c == null) {
-                throw new InvalidTopologyException("Cannot rebalance unknown component '" + e.getKey() + "' of topology '"
+                throw new WrappedInvalidTopologyException("Cannot rebalance unknown component '" + e.getKey() + "' of topology '"
                     + name() + "'");
             }
             if (e.getValue() == null || e.getValue() < 1 || e.getValue() > c.taskIds().size()) {
-                throw new InvalidTopologyException("Cannot give component '" + e.getKey() + "' " + e.getValue()
+                throw new WrappedInvalidTopologyException("Cannot give component '" + e.getKey() + "' " + e.getValue()
                     + " executors: it must have between 1 and its task count (" + c.taskIds().size() + ")");
             }
         }

@@ -31,6 +31,11 @@ public final class PendingTrees {
         return size;
     }
 
+    /** The tree added last, if it is still listed in the newest bucket; else null. */
+    public TupleTree newest() {
+        return heads[newest];
+    }
+
     /**
      * Rotates: the older bucket expires. Trees in it that were reset within the last timeout stay, in the bucket that
      * the rotation makes the older one, where Storm's rotating map has a tree reset since the previous rotation: so a

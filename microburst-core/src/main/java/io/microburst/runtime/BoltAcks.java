@@ -2,10 +2,13 @@ package io.microburst.runtime;
 
 import io.microburst.metrics.TaskStats;
 import io.microburst.reliability.TrackedMessageId;
+import java.util.Map;
 import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.BoltAckInfo;
 import org.apache.storm.hooks.info.BoltFailInfo;
+import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
 
 /**
  * The settling side of a bolt's collector: ack, fail and resetTimeout of the tuples given to the bolt, with their
@@ -43,10 +46,21 @@ final class BoltAcks {
             }
         }
         if (!task.hooks.isEmpty()) {
-            BoltAckInfo info = new BoltAckInfo(input, task.taskId, processNanos < 0 ? null : processNanos / 1_000_000);
-            for (ITaskHook hook : task.hooks) {
-                hook.boltAck(info);
+            ackHooks(input, processNanos);
+        }
+    }
+
+    /** As Storm's ack: the emit hooks of its messages to the acker (one per root), then the boltAck hooks. */
+    private void ackHooks(Tuple input, long processNanos) {
+        if (task.acking) {
+            long ackVal = input instanceof RoutedTuple rt ? rt.getAckVal() : 0;
+            for (Map.Entry<Long, Long> root : roots(input).entrySet()) {
+                task.ackerEmitHooks("__ack_ack", new Values(root.getKey(), root.getValue() ^ ackVal));
             }
+        }
+        BoltAckInfo info = new BoltAckInfo(input, task.taskId, processNanos < 0 ? null : processNanos / 1_000_000);
+        for (ITaskHook hook : task.hooks) {
+            hook.boltAck(info);
         }
     }
 
@@ -64,10 +78,20 @@ final class BoltAcks {
             }
         }
         if (!task.hooks.isEmpty()) {
-            BoltFailInfo info = new BoltFailInfo(input, task.taskId, nanos < 0 ? null : nanos / 1_000_000);
-            for (ITaskHook hook : task.hooks) {
-                hook.boltFail(info);
+            failHooks(input, nanos);
+        }
+    }
+
+    /** As Storm's fail: the emit hooks of its messages to the acker (one per root), then the boltFail hooks. */
+    private void failHooks(Tuple input, long nanos) {
+        if (task.acking) {
+            for (Long root : roots(input).keySet()) {
+                task.ackerEmitHooks("__ack_fail", new Values(root));
             }
+        }
+        BoltFailInfo info = new BoltFailInfo(input, task.taskId, nanos < 0 ? null : nanos / 1_000_000);
+        for (ITaskHook hook : task.hooks) {
+            hook.boltFail(info);
         }
     }
 
@@ -75,6 +99,17 @@ final class BoltAcks {
         if (input.getMessageId() instanceof TrackedMessageId id) {
             id.touch(SharedTimer.stampNanos());
         }
+        if (!task.hooks.isEmpty()) {
+            for (Long root : roots(input).keySet()) {
+                task.ackerEmitHooks("__ack_reset_timeout", new Values(root));
+            }
+        }
+    }
+
+    /** The roots of the trees {@code input} belongs to, each with its edge id (Storm's anchors-to-ids). */
+    private static Map<Long, Long> roots(Tuple input) {
+        MessageId id = input.getMessageId();
+        return id == null ? Map.of() : id.getAnchorsToIds();
     }
 
     /** Fails the tree of {@code tuple}, if it belongs to one. */

@@ -16,6 +16,7 @@ import org.apache.storm.hooks.info.SpoutFailInfo;
 import org.apache.storm.spout.ISpout;
 import org.apache.storm.spout.ISpoutOutputCollector;
 import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.tuple.Values;
 import org.apache.storm.utils.ObjectReader;
 
 /**
@@ -185,12 +186,26 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         stats.emitted(r.index, n);
         emittedThisCall++;
         if (!hooks.isEmpty()) {
-            emitHooks(values, streamId, out);
+            spoutEmitHooks(values, streamId, out, messageId);
         }
         if (messageId != null && !acking) {
             acked(messageId, r.index, -1);
         }
         return out;
+    }
+
+    /** The emit's hooks, then, for a tracked emit, those of the init message Storm's spout sends its acker. */
+    private void spoutEmitHooks(List<Object> values, String streamId, List<Integer> out, Object messageId) {
+        emitHooks(values, streamId, out);
+        if (messageId != null && acking) {
+            long ackVal = 0;
+            for (int i = 0, n = Math.min(out.size(), edges.length); i < n; i++) {
+                ackVal ^= edges[i];
+            }
+            TupleTree tree = pending.newest();
+            long root = tree == null ? 0 : tree.rootId();
+            ackerEmitHooks("__ack_init", new Values(root, ackVal, taskId));
+        }
     }
 
     @Override

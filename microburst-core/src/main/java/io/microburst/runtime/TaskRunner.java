@@ -19,6 +19,7 @@ import org.apache.storm.hooks.ITaskHook;
 import org.apache.storm.hooks.info.EmitInfo;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.tuple.MessageId;
+import org.apache.storm.utils.TupleUtils;
 
 /**
  * One task slot of an executor: the task's routes, statistics and context, and the current user instance, which is
@@ -26,6 +27,8 @@ import org.apache.storm.tuple.MessageId;
  * {@link TaskHost}, and its executor only through its {@link Inbox} and {@link Outbox}.
  */
 abstract class TaskRunner {
+    /** Storm's acker component (storm-client's Acker.ACKER_COMPONENT_ID). */
+    static final String ACKER_COMPONENT = "__acker";
     static final MessageId UNANCHORED = MessageId.makeUnanchored();
 
     final TaskHost host;
@@ -340,6 +343,21 @@ abstract class TaskRunner {
         seed = x;
         long id = x * 0x2545F4914F6CDD1DL;
         return id != 0 ? id : 0x9E3779B97F4A7C15L;
+    }
+
+    /**
+     * The emit hooks Storm calls for a message its task sends to an acker (Storm's {@code Task.sendUnanchored} on
+     * {@code __ack_init}, {@code __ack_ack}, {@code __ack_fail}, {@code __ack_reset_timeout}): Microburst sends no such
+     * message, but a hook sees the emit Storm's would, to the acker task Storm's fields grouping on the root id picks
+     * (none if the topology has no acker tasks). Only called when the task has hooks.
+     */
+    final void ackerEmitHooks(String streamId, List<Object> values) {
+        List<Integer> ackers = host.plan().systemComponentTasks().get(ACKER_COMPONENT);
+        List<Integer> outTasks = new ArrayList<>(1);
+        if (ackers != null && !ackers.isEmpty()) {
+            outTasks.add(ackers.get(TupleUtils.chooseTaskIndex(List.of(values.get(0)), ackers.size())));
+        }
+        emitHooks(values, streamId, outTasks);
     }
 
     final void emitHooks(List<Object> values, String streamId, List<Integer> outTasks) {

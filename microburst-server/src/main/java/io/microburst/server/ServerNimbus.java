@@ -30,6 +30,7 @@ import org.apache.storm.thrift.TApplicationException;
 import org.apache.storm.thrift.TException;
 import org.apache.storm.utils.Utils;
 import org.apache.storm.utils.VersionInfo;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +115,7 @@ final class ServerNimbus extends ClusterNimbus {
             throw new AlreadyAliveException("Topology with name '" + name + "' is already running");
         }
         if (topology == null) {
-            throw new InvalidTopologyException("submitTopology: topology '" + name + "' has no topology structure");
+            throw new WrappedInvalidTopologyException("submitTopology: topology '" + name + "' has no topology structure");
         }
         Path jar = uploads.take("submitTopology of '" + name + "'", uploadedJarLocation);
         Map<String, Object> conf = parseJsonConf(jsonConf);
@@ -134,7 +135,7 @@ final class ServerNimbus extends ClusterNimbus {
             if (e instanceof TException t) {
                 throw t;
             }
-            throw new InvalidTopologyException("submitTopology of '" + name + "' failed: " + e);
+            throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: " + e);
         }
         LOG.info("Submitted topology {} ({})", name, status);
     }
@@ -196,10 +197,10 @@ final class ServerNimbus extends ClusterNimbus {
         try {
             Utils.validateTopologyName(name);
         } catch (IllegalArgumentException e) {
-            throw new InvalidTopologyException("submitTopology: " + e.getMessage());
+            throw new WrappedInvalidTopologyException("submitTopology: " + e.getMessage());
         }
         if (!storable(name)) {
-            throw new InvalidTopologyException("submitTopology: topology name '" + name + "' is not allowed (at most "
+            throw new WrappedInvalidTopologyException("submitTopology: topology name '" + name + "' is not allowed (at most "
                 + MAX_NAME_LENGTH + " characters, not . or ..)");
         }
     }

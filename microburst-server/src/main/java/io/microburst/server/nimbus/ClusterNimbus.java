@@ -37,6 +37,7 @@ import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.shade.net.minidev.json.parser.ParseException;
 import org.apache.storm.thrift.TException;
 import org.apache.storm.utils.Utils;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 
 /**
  * The part of a {@link Nimbus.Iface} that any Microburst Nimbus shares, whether it lives in the submitting JVM
@@ -89,10 +90,10 @@ public abstract class ClusterNimbus implements Nimbus.Iface {
             try {
                 parsed = JSONValue.parseWithException(jsonConf);
             } catch (ParseException e) {
-                throw new InvalidTopologyException("topology configuration is not valid JSON: " + e.getMessage());
+                throw new WrappedInvalidTopologyException("topology configuration is not valid JSON: " + e.getMessage());
             }
             if (!(parsed instanceof Map)) {
-                throw new InvalidTopologyException("topology configuration must be a JSON object");
+                throw new WrappedInvalidTopologyException("topology configuration must be a JSON object");
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> parsedMap = (Map<String, Object>) parsed;
