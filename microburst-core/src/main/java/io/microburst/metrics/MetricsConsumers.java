@@ -3,7 +3,6 @@ package io.microburst.metrics;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.BiConsumer;
 import org.apache.storm.metric.api.IMetricsConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,11 +21,17 @@ public final class MetricsConsumers {
     private record Registered(String componentId, int taskId, IMetricsConsumer consumer) {
     }
 
-    private final List<Registered> consumers = new ArrayList<>();
-    private final BiConsumer<String, Throwable> errors;
+    /** Where a consumer's failures go. */
+    @FunctionalInterface
+    public interface Errors {
+        void report(String componentId, int taskId, Throwable error);
+    }
 
-    /** @param errors where a consumer's failures are reported (component id, error) */
-    public MetricsConsumers(BiConsumer<String, Throwable> errors) {
+    private final List<Registered> consumers = new ArrayList<>();
+    private final Errors errors;
+
+    /** @param errors where a consumer's failures are reported */
+    public MetricsConsumers(Errors errors) {
         this.errors = errors;
     }
 
@@ -44,7 +49,7 @@ public final class MetricsConsumers {
                 try {
                     r.consumer.handleDataPoints(info, points);
                 } catch (Throwable t) {
-                    errors.accept(r.componentId, t);
+                    errors.report(r.componentId, r.taskId, t);
                 }
             }
         }

@@ -47,7 +47,7 @@ final class MetricsWiring {
         this.loader = loader;
         this.resources = resources;
         this.supervisor = supervisor;
-        this.consumers = new MetricsConsumers((component, error) -> supervisor.reportError(component, -1, error));
+        this.consumers = new MetricsConsumers(supervisor::reportError);
     }
 
     /** True when no consumer is registered: nothing needs collecting. */

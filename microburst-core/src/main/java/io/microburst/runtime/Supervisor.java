@@ -139,8 +139,12 @@ final class Supervisor {
         }
     }
 
-    /** An error of a component that is not a task (a metrics consumer). */
+    /**
+     * An error of a component that is not a task (a metrics consumer). Logged, as Storm's metrics consumer bolt logs
+     * what its consumer throws: the consumer runs on, so the log is where its failure shows.
+     */
     void reportError(String componentId, int taskId, Throwable error) {
+        LOG.warn("Metrics consumer '{}' (task {}) failed", componentId, taskId, error);
         errors.add(componentId, taskId, error);
     }
 }

@@ -136,6 +136,21 @@ public final class LocalRun {
     }
 
     private int runWithCluster(Path jarPath, Method main) throws InterruptedException {
+        // As storm local -c does: the overrides are Storm's configuration for the whole run (Utils.readStormConfig()
+        // in the main and in the cluster), not only the submitted topologies'.
+        if (command.confOverrides().isEmpty()) {
+            return runWithOptions(jarPath, main);
+        }
+        String previousOptions = System.setProperty(StormOptions.PROPERTY,
+                StormOptions.encode(command.confOverrides()));
+        try {
+            return runWithOptions(jarPath, main);
+        } finally {
+            restoreProperty(StormOptions.PROPERTY, previousOptions);
+        }
+    }
+
+    private int runWithOptions(Path jarPath, Method main) throws InterruptedException {
         ILocalCluster cluster = clusterFactory.get();
         LocalNimbus nimbus = new LocalNimbus(cluster, command.confOverrides());
         GracefulStop stop = new GracefulStop(cluster, KILL_WAIT_SECS, err);
@@ -154,7 +169,7 @@ public final class LocalRun {
             closeQuietly(drpcOverride);
             closeQuietly(drpc);
             closeQuietly(override);
-            restoreProperty(previousJar);
+            restoreProperty(STORM_JAR_PROPERTY, previousJar);
             removeHook(hook);
         }
     }
@@ -206,11 +221,11 @@ public final class LocalRun {
         }
     }
 
-    private static void restoreProperty(String previousJar) {
-        if (previousJar == null) {
-            System.clearProperty(STORM_JAR_PROPERTY);
+    private static void restoreProperty(String name, String previous) {
+        if (previous == null) {
+            System.clearProperty(name);
         } else {
-            System.setProperty(STORM_JAR_PROPERTY, previousJar);
+            System.setProperty(name, previous);
         }
     }
 

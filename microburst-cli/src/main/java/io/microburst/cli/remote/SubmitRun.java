@@ -3,17 +3,12 @@ package io.microburst.cli.remote;
 import io.microburst.cli.Command;
 import io.microburst.cli.UsageException;
 import io.microburst.cli.local.MainLookup;
+import io.microburst.cli.local.StormOptions;
 import io.microburst.cli.local.TopologyJar;
 import io.microburst.cli.local.TopologyMainFailedException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.apache.storm.shade.net.minidev.json.JSONValue;
 
 /**
  * {@code microburst submit}: runs a topology jar's main in this JVM with {@code storm.jar} naming the jar, as
@@ -33,7 +28,7 @@ public final class SubmitRun {
     /** Returns 0 when main returned, 1 when it threw. */
     public int run() throws UsageException {
         System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
-        System.setProperty("storm.options", stormOptions(command.conf()));
+        System.setProperty(StormOptions.PROPERTY, StormOptions.encode(command.conf()));
         try (TopologyJar jar = new TopologyJar(command.jar())) {
             Method main = MainLookup.find(jar.classLoader(), command.mainClass(), command.jar());
             MainLookup.run(main, command.mainArgs(), jar.classLoader());
@@ -45,13 +40,5 @@ public final class SubmitRun {
             e.getCause().printStackTrace(err);
             return 1;
         }
-    }
-
-    /** {@code key=JSON} pairs, URL-encoded and comma-separated, as Storm's script sets them. */
-    static String stormOptions(Map<String, Object> conf) {
-        List<String> pairs = new ArrayList<>();
-        conf.forEach((key, value) -> pairs.add(URLEncoder.encode(key + "=" + JSONValue.toJSONString(value),
-            StandardCharsets.UTF_8)));
-        return String.join(",", pairs);
     }
 }

@@ -33,6 +33,7 @@ class LocalCommandEndToEndTest {
             "conf recording.kept=from-main",
             "conf recording.number=42",
             "conf recording.overridden=from-cli",
+            "main recording.number=42",
             "word alpha", "word beta", "word delta", "word gamma");
 
     @TempDir

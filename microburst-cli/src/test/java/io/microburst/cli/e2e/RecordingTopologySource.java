@@ -48,6 +48,10 @@ final class RecordingTopologySource {
                     conf.put("recording.overridden", "from-main");
                     conf.put("recording.kept", "from-main");
                     StormSubmitter.submitTopology("recording", conf, builder.createTopology());
+                    // storm -c overrides are Storm's configuration for the main too, as storm.options
+                    Files.writeString(Path.of(args[0]), "main recording.number="
+                            + org.apache.storm.utils.Utils.readStormConfig().get("recording.number") + "\\n",
+                            StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
                     org.slf4j.LoggerFactory.getLogger(RecordingTopology.class).info("user main submitted recording");
                 }
 

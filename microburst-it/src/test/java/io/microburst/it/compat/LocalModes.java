@@ -4,6 +4,7 @@ import io.microburst.cli.Main;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,18 +84,40 @@ final class LocalModes {
 
     /** {@code microburst local --duration seconds jar mainClass args...}. */
     static Output microburst(Path dir, Path jar, int seconds, String mainClass, List<String> args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("local", "--duration", Integer.toString(seconds), jar.toString(),
-            mainClass));
+        return microburst(dir, jar, seconds, mainClass, args, Map.of());
+    }
+
+    /** {@code microburst local --duration seconds --conf key=value... jar mainClass args...}. */
+    static Output microburst(Path dir, Path jar, int seconds, String mainClass, List<String> args,
+                             Map<String, String> conf) throws Exception {
+        List<String> command = new ArrayList<>(List.of("local", "--duration", Integer.toString(seconds)));
+        conf.forEach((key, value) -> command.addAll(List.of("--conf", key + "=" + value)));
+        command.addAll(List.of(jar.toString(), mainClass));
         command.addAll(args);
         return run(MICROBURST, dir, classPath(), Main.class.getName(), command);
     }
 
     /** {@code storm local jar mainClass args...} with the topology left running for {@code seconds}. */
     static Output storm(Path dir, Path jar, int seconds, String mainClass, List<String> args) throws Exception {
+        return storm(dir, jar, seconds, mainClass, args, Map.of());
+    }
+
+    /**
+     * {@code storm local -c key=value... jar mainClass args...}: Storm's script hands the {@code -c} values to the JVM
+     * as {@code storm.options}, URL-encoded.
+     */
+    static Output storm(Path dir, Path jar, int seconds, String mainClass, List<String> args,
+                        Map<String, String> conf) throws Exception {
         List<String> command = new ArrayList<>(List.of(mainClass));
         command.addAll(args);
+        List<String> jvmOptions = new ArrayList<>(List.of("-Dstorm.local.sleeptime=" + seconds, "-Dstorm.jar=" + jar));
+        List<String> options = new ArrayList<>();
+        conf.forEach((key, value) -> options.add(URLEncoder.encode(key + "=" + value, StandardCharsets.UTF_8)));
+        if (!options.isEmpty()) {
+            jvmOptions.add("-Dstorm.options=" + String.join(",", options));
+        }
         return run(STORM, dir, classPath() + File.pathSeparator + jar, LocalCluster.class.getName(), command,
-            "-Dstorm.local.sleeptime=" + seconds, "-Dstorm.jar=" + jar);
+            jvmOptions.toArray(new String[0]));
     }
 
     private static Output run(String mode, Path dir, String classPath, String mainClass, List<String> args,

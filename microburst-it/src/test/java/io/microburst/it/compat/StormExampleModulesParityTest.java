@@ -32,14 +32,16 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The other example modules of Apache Storm 2.8.3's {@code examples/} directory (storm-starter has
- * {@link StormExamplesParityTest}) on both local modes: storm-perf, storm-redis-examples, storm-jdbc-examples and
- * storm-kafka-client-examples. Each module found as {@code examples/<module>/src/main/java} under the directory
- * {@code -Dmicroburst.storm.dist} names (or {@code target/apache-storm-2.8.3}) is compiled against this test's class
- * path; each of its mains runs under {@code storm local} and under {@code microburst local}, with the outside systems a
+ * {@link StormExamplesParityTest}) on both local modes: storm-perf, storm-loadgen, storm-redis-examples,
+ * storm-jdbc-examples and storm-kafka-client-examples. Each module found as {@code examples/<module>/src/main/java}
+ * under the directory {@code -Dmicroburst.storm.dist} names (or {@code target/apache-storm-2.8.3}) is compiled against
+ * this test's class path (and the libraries its shaded jar bundles, which go into its jar as Storm's build puts them);
+ * each of its mains runs under {@code storm local} and under {@code microburst local}, with the outside systems a
  * user has on a laptop, started by the test on 127.0.0.1: redis-server, a Kafka broker (KRaft), an H2 database in a
  * file. What is compared: exit codes, which of the example's own classes logged, what the topology left in the outside
- * system (Redis keys, database rows, Kafka offsets committed), and for storm-perf the figures it polls from Nimbus,
- * which on Microburst must be sane (Storm's local mode often has none yet after 60 s). Without the sources the test is
+ * system (Redis keys, database rows, Kafka offsets committed), for storm-perf the figures it polls from Nimbus, which
+ * on Microburst must be sane (Storm's local mode often has none yet after 60 s), and for storm-loadgen the latency
+ * report its own metrics server prints, which on Microburst must show tuples completed. Without the sources the test is
  * skipped. {@code -Dmicroburst.storm.examples=Name,Name} runs only those mains. Verdicts go to
  * {@code target/storm-examples/modules-report.txt}.
  */
@@ -52,6 +54,10 @@ class StormExampleModulesParityTest {
     private static final int SECONDS = Integer.getInteger("microburst.storm.examples.seconds", 30);
     private static final String KAFKA_GROUP = "kafkaSpoutTestGroup";
     private static final Pattern LOG_LINE = Pattern.compile("^(INFO|WARN|ERROR)\\s+(\\S+) - ");
+    private static final List<String> MODULES = List.of("storm-perf", "storm-loadgen", "storm-redis-examples",
+        "storm-jdbc-examples", "storm-kafka-client-examples");
+    /** A row of storm-loadgen's fixed-width report: start, end, rate, mean, 99%ile, 99.9%ile, ... */
+    private static final Pattern LOADGEN_ROW = Pattern.compile("^\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,.]+)\\s+([\\d,.]+)\\s.*");
 
     /** One main of one module, and the arguments it runs with; {@code outside} names what it needs. */
     private record Example(String module, String mainClass, List<String> args, String outside) {
@@ -65,23 +71,26 @@ class StormExampleModulesParityTest {
         Path examples = examples();
         assumeTrue(examples != null, "Storm " + VERSION + "'s example modules are not on Maven Central: unpack "
             + "apache-storm-" + VERSION + ".tar.gz (or check out Storm's v" + VERSION + " tag) and pass "
-            + "-Dmicroburst.storm.dist=<directory holding examples/>, to run storm-perf, storm-redis-examples, "
-            + "storm-jdbc-examples and storm-kafka-client-examples on both local modes");
+            + "-Dmicroburst.storm.dist=<directory holding examples/>, to run storm-perf, storm-loadgen, "
+            + "storm-redis-examples, storm-jdbc-examples and storm-kafka-client-examples on both local modes");
         Path work = Files.createDirectories(Path.of("target", "storm-examples", "modules").toAbsolutePath());
         Map<String, String> verdicts = new LinkedHashMap<>();
         Map<String, Path> jars = new LinkedHashMap<>();
         Map<String, Set<String>> ownClasses = new LinkedHashMap<>();
-        for (String module : List.of("storm-perf", "storm-redis-examples", "storm-jdbc-examples",
-            "storm-kafka-client-examples")) {
+        for (String module : MODULES) {
             Path sources = examples.resolve(module).resolve("src").resolve("main").resolve("java");
             if (!Files.isDirectory(sources)) {
                 verdicts.put(module, "SKIPPED: no sources at " + sources);
                 continue;
             }
             Map<String, String> notBuilt = new LinkedHashMap<>();
-            Path classes = StormExamplesParityTest.compile(sources, work.resolve(module).resolve("classes"), notBuilt);
+            List<Path> libraries = libraries(module);
+            Path classes = StormExamplesParityTest.compile(sources, work.resolve(module).resolve("classes"), libraries,
+                notBuilt);
             notBuilt.forEach((file, why) -> verdicts.put(module + "/" + file, "NOT BUILT: " + why));
-            jars.put(module, LocalModes.jar(work.resolve(module + ".jar"), List.of(classes), Map.of()));
+            List<Path> contents = new ArrayList<>(List.of(classes));
+            contents.addAll(libraries);
+            jars.put(module, LocalModes.jar(work.resolve(module + ".jar"), contents, Map.of()));
             ownClasses.put(module, classNames(classes));
         }
         List<Example> selected = new ArrayList<>();
@@ -112,11 +121,11 @@ class StormExampleModulesParityTest {
                 List<String> stormArgs = outside.args(e.args(), "storm");
                 outside.reset();
                 LocalModes.Output storm = LocalModes.storm(dir, jars.get(e.module()), seconds(e), e.mainClass(),
-                    stormArgs);
+                    stormArgs, conf(e));
                 String stormState = outside.state("storm");
                 outside.reset();
                 LocalModes.Output microburst = LocalModes.microburst(dir, jars.get(e.module()), seconds(e),
-                    e.mainClass(), outside.args(e.args(), "microburst"));
+                    e.mainClass(), outside.args(e.args(), "microburst"), conf(e));
                 String microburstState = outside.state("microburst");
                 verdicts.put(e.mainClass(), verdict(e, storm, microburst, stormState, microburstState,
                     ownClasses.get(e.module())));
@@ -150,6 +159,7 @@ class StormExampleModulesParityTest {
         Path perfConf = work.resolve("perf-conf.yaml");
         Files.writeString(perfConf, "input.file: " + words + "\n", StandardCharsets.UTF_8);
         String perf = "org.apache.storm.perf.";
+        String loadgen = "org.apache.storm.loadgen.";
         String redis = "org.apache.storm.redis.";
         String jdbc = "org.apache.storm.jdbc.topology.";
         String kafka = "org.apache.storm.kafka.";
@@ -166,6 +176,8 @@ class StormExampleModulesParityTest {
             new Example("storm-perf", perf + "BackPressureTopo", List.of("10", PERF_RUN_SECONDS), ""),
             // spout sleep ms, run time
             new Example("storm-perf", perf + "LowThroughputTopo", List.of("100", PERF_RUN_SECONDS), ""),
+            // 30 s, a report every 10 s; the main exits by itself
+            new Example("storm-loadgen", loadgen + "ThroughputVsLatency", List.of("-t", "0.5", "-r", "10"), ""),
             new Example("storm-redis-examples", redis + "topology.PersistentWordCount", List.of("test"), "redis"),
             new Example("storm-redis-examples", redis + "topology.WhitelistWordCount", List.of("test"), "redis"),
             new Example("storm-redis-examples", redis + "topology.LookupWordCount", List.of("test"), "redis"),
@@ -184,9 +196,31 @@ class StormExampleModulesParityTest {
                 List.of(), "kafka"));
     }
 
-    /** storm-perf's mains kill their topology themselves: the local command then only has to end. */
+    /** storm-perf's and storm-loadgen's mains end the run themselves: the local command then only has to end. */
     private static int seconds(Example e) {
-        return e.module().equals("storm-perf") ? 2 : SECONDS;
+        return e.module().equals("storm-perf") || e.module().equals("storm-loadgen") ? 2 : SECONDS;
+    }
+
+    /**
+     * The {@code -c} overrides a run gets. storm-loadgen's metrics consumer sends its data points with storm-client's
+     * Kryo, which refuses the empty dimensions map of every {@code DataPoint} (not registered) on both runtimes, so
+     * its report shows nothing; with Java serialization as the fallback (in the topology and in the main, where the
+     * example's metrics server reads them) the figures arrive.
+     */
+    private static Map<String, String> conf(Example e) {
+        return e.module().equals("storm-loadgen") ? Map.of("topology.fall.back.on.java.serialization", "true")
+            : Map.of();
+    }
+
+    /** The jars a module's shaded jar bundles besides its own classes (copied to target/example-libs by the build). */
+    private static List<Path> libraries(String module) throws Exception {
+        Path dir = Path.of("target", "example-libs", module).toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> jars = Files.list(dir)) {
+            return jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+        }
     }
 
     private static boolean needs(List<Example> examples, String system) {
@@ -378,6 +412,14 @@ class StormExampleModulesParityTest {
             causes.add("task failure near: " + failure.group());
         }
         String figures = "";
+        if (e.module().equals("storm-loadgen")) {
+            List<String> stormRows = loadgenRows(storm);
+            List<String> microburstRows = loadgenRows(microburst);
+            figures = " (Storm's report: " + stormRows + "; Microburst's: " + microburstRows + ")";
+            if (microburstRows.stream().noneMatch(StormExampleModulesParityTest::completedTuples)) {
+                causes.add("its report shows no tuple completed");
+            }
+        }
         if (e.module().equals("storm-perf")) {
             String stormRow = figures(storm);
             String microburstRow = figures(microburst);
@@ -401,6 +443,22 @@ class StormExampleModulesParityTest {
             }
         }
         return loggers;
+    }
+
+    /** storm-loadgen's report rows: start and end (s), rate (tuple/s), mean and 99th percentile latency (ms). */
+    private static List<String> loadgenRows(LocalModes.Output out) {
+        List<String> rows = new ArrayList<>();
+        for (String line : out.lines()) {
+            Matcher m = LOADGEN_ROW.matcher(line);
+            if (m.matches()) {
+                rows.add(String.join(" ", m.group(1), m.group(2), m.group(3), m.group(4)));
+            }
+        }
+        return rows;
+    }
+
+    private static boolean completedTuples(String row) {
+        return Double.parseDouble(row.split(" ")[2].replace(",", "")) > 0;
     }
 
     /** The row of figures storm-perf printed under its header (elapsed, workers, tasks, ...), or "none". */
@@ -460,8 +518,7 @@ class StormExampleModulesParityTest {
         candidates.add(Path.of("target", "apache-storm-" + VERSION));
         for (Path candidate : candidates) {
             Path examples = candidate.resolve("examples");
-            for (String module : List.of("storm-perf", "storm-redis-examples", "storm-jdbc-examples",
-                "storm-kafka-client-examples")) {
+            for (String module : MODULES) {
                 if (Files.isDirectory(examples.resolve(module).resolve("src").resolve("main").resolve("java"))) {
                     return examples;
                 }

@@ -215,6 +215,16 @@ class StormExamplesParityTest {
      * again.
      */
     static Path compile(Path sources, Path out, Map<String, String> notBuilt) throws IOException {
+        return compile(sources, out, List.of(), notBuilt);
+    }
+
+    /** As {@link #compile(Path, Path, Map)}, with {@code libraries} (jars) on the class path as well. */
+    static Path compile(Path sources, Path out, List<Path> libraries, Map<String, String> notBuilt)
+        throws IOException {
+        StringBuilder classPath = new StringBuilder(LocalModes.classPath());
+        for (Path library : libraries) {
+            classPath.append(File.pathSeparator).append(library);
+        }
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         Files.createDirectories(out);
         List<Path> files;
@@ -225,7 +235,7 @@ class StormExamplesParityTest {
             DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
             try (StandardJavaFileManager manager = compiler.getStandardFileManager(diagnostics, Locale.ROOT,
                 StandardCharsets.UTF_8)) {
-                List<String> options = List.of("-d", out.toString(), "-cp", LocalModes.classPath(), "-nowarn",
+                List<String> options = List.of("-d", out.toString(), "-cp", classPath.toString(), "-nowarn",
                     "-proc:none", "-encoding", "UTF-8");
                 boolean ok = compiler.getTask(null, manager, diagnostics, options, null,
                     manager.getJavaFileObjectsFromPaths(files)).call();
