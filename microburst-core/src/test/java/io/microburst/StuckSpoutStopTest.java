@@ -21,6 +21,8 @@ import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Values;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A spout stuck inside one of its calls does not hold a kill up, and its close() never runs while another of its calls
@@ -182,22 +184,17 @@ class StuckSpoutStopTest {
         }
     }
 
-    @Test
-    void aSpoutStuckInNextTupleIsClosedByTheKill() throws Exception {
-        State s = killWhileStuck(Stuck.NEXT_TUPLE);
-        assertClosedFromOutside(s);
-    }
-
-    @Test
-    void aSpoutStuckInDeactivateIsClosedByTheKill() throws Exception {
-        State s = killWhileStuck(Stuck.DEACTIVATE);
-        assertClosedFromOutside(s);
-    }
-
-    @Test
-    void aSpoutClosedFromOutsideIsCalledNoMoreWhenItsStuckCallComesBack() throws Exception {
-        State s = killWhileStuck(Stuck.NEXT_TUPLE_EMITTING);
-        assertClosedFromOutside(s);
+    /** Stuck, deaf to interrupts: in nextTuple, in deactivate, or in nextTuple after emitting (it emits once more). */
+    @ParameterizedTest
+    @EnumSource(value = Stuck.class, names = {"NEXT_TUPLE", "DEACTIVATE", "NEXT_TUPLE_EMITTING"})
+    void aSpoutStuckInACallIsClosedFromOutsideAndCalledNoMore(Stuck how) throws Exception {
+        State s = killWhileStuck(how);
+        assertNotEquals(s.stuckThread, s.closingThread, "closed from outside its stuck thread");
+        assertEquals(1, s.inCallAtClose, "calls in progress when it was closed: the stuck one");
+        assertEquals(0, s.callsAfterClose.get(), "calls of the spout after it was closed");
+        assertEquals(1, s.warnings.size(), "warnings of the stop: " + s.warnings);
+        assertTrue(s.warnings.get(0).contains("stuck:"), "the warning names the spout: " + s.warnings);
+        assertEquals(List.of(), s.failures, "failures reported: what the stuck call threw once closed is none");
     }
 
     @Test
@@ -207,15 +204,6 @@ class StuckSpoutStopTest {
         assertEquals(0, s.inCallAtClose, "calls of the spout in progress when it was closed");
         assertEquals(List.of(), s.warnings, "warnings of the stop");
         assertEquals(List.of(), s.failures, "failures reported: the call threw the stop's interrupt");
-    }
-
-    private static void assertClosedFromOutside(State s) {
-        assertNotEquals(s.stuckThread, s.closingThread, "closed from outside its stuck thread");
-        assertEquals(1, s.inCallAtClose, "calls in progress when it was closed: the stuck one");
-        assertEquals(0, s.callsAfterClose.get(), "calls of the spout after it was closed");
-        assertEquals(1, s.warnings.size(), "warnings of the stop: " + s.warnings);
-        assertTrue(s.warnings.get(0).contains("stuck:"), "the warning names the spout: " + s.warnings);
-        assertEquals(List.of(), s.failures, "failures reported: what the stuck call threw once closed is none");
     }
 
     private static State killWhileStuck(Stuck how) throws Exception {

@@ -372,16 +372,19 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     }
 
     private void closeQuietly() {
-        ISpout old = toClose.getAndSet(null);
         spout = null;
-        if (old != null) {
-            try {
-                old.close();
-            } catch (Throwable t) {
-                host.reportError(this, t);
-            }
-        }
+        closeIfNotTaken();
         cleanupHooks();
+    }
+
+    /** Closes the opened instance unless another thread took it first; true if this call closed it. */
+    private boolean closeIfNotTaken() {
+        ISpout opened = toClose.getAndSet(null);
+        if (opened == null) {
+            return false;
+        }
+        endQuietly(opened::close);
+        return true;
     }
 
     /**
@@ -406,15 +409,6 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
      * @return true if this call closed the instance
      */
     boolean closeFromStopper() {
-        ISpout stuck = toClose.getAndSet(null);
-        if (stuck == null) {
-            return false;
-        }
-        try {
-            stuck.close();
-        } catch (Throwable t) {
-            host.reportError(this, t);
-        }
-        return true;
+        return closeIfNotTaken();
     }
 }

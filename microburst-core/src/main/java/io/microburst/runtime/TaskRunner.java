@@ -413,6 +413,15 @@ abstract class TaskRunner {
         return false;
     }
 
+    /** Calls a user instance's close or cleanup; what it throws is reported as this task's error, never rethrown. */
+    final void endQuietly(Runnable end) {
+        try {
+            end.run();
+        } catch (Throwable t) {
+            host.reportError(this, t);
+        }
+    }
+
     final void cleanupHooks() {
         for (ITaskHook hook : hooks) {
             try {
