@@ -353,25 +353,33 @@ public final class Executor implements Runnable {
     }
 
     /**
-     * True when this executor's thread is inside a call to one of its spouts: user code is running on top of a
-     * {@link SpoutTask} frame, the innermost frame of the runtime on its stack (a spout blocked in an emit waits in the
-     * runtime's queues instead; the runtime's own code between two calls is no call). Reads the thread's stack, so
-     * only for stops.
+     * True when this executor's thread is inside a call to one of its spouts (see {@link #spoutCallFrame}). Reads the
+     * thread's stack, so only for stops.
      */
     boolean inSpoutCall() {
+        return spoutCallFrame() != null;
+    }
+
+    /**
+     * The frame of the spout method this executor's thread is inside of, or null: user code is running on top of a
+     * {@link SpoutTask} frame, the innermost frame of the runtime on its stack (a spout blocked in an emit waits in the
+     * runtime's queues instead; the runtime's own code between two calls is no call). Reads the thread's stack.
+     */
+    StackTraceElement spoutCallFrame() {
         Thread t = inbox.thread();
         if (spouts.length == 0 || t == null || isStoppedForGood() || t.getState() == Thread.State.NEW) {
-            return false;
+            return null;
         }
         StackTraceElement[] stack = t.getStackTrace();
         for (int i = 0; i < stack.length; i++) {
             String type = stack[i].getClassName();
             if (type.startsWith(RUNTIME_PACKAGE)) {
-                return i > 0 && (type.equals(SpoutTask.class.getName())
-                    || type.startsWith(SpoutTask.class.getName() + "$"));
+                boolean spoutTask = type.equals(SpoutTask.class.getName())
+                    || type.startsWith(SpoutTask.class.getName() + "$");
+                return i > 0 && spoutTask ? stack[i - 1] : null;
             }
         }
-        return false;
+        return null;
     }
 
     /**
@@ -379,22 +387,27 @@ public final class Executor implements Runnable {
      * {@link StopSequence}): bars any further call from it into its spouts, then, if it is still inside a spout call,
      * closes them from the calling thread. If it came back in time, it closes them itself, on its own thread.
      *
-     * @return the spout tasks closed here ("component:task"), empty if the thread came back
+     * @return the spout tasks closed here and the call the thread is in; null if it came back
      */
-    List<String> releaseStuckSpouts() {
+    ReleasedSpouts releaseStuckSpouts() {
         for (SpoutTask spout : spouts) {
             spout.barredByStop = true;
         }
-        List<String> closed = new ArrayList<>();
-        if (!inSpoutCall()) {
-            return closed;
+        StackTraceElement call = spoutCallFrame();
+        if (call == null) {
+            return null;
         }
+        List<String> closed = new ArrayList<>();
         for (SpoutTask spout : spouts) {
             if (spout.closeFromStopper()) {
                 closed.add(spout.componentId() + ":" + spout.taskId);
             }
         }
-        return closed;
+        return closed.isEmpty() ? null : new ReleasedSpouts(closed, call);
+    }
+
+    /** Spout tasks ("component:task") closed from outside while their thread was inside {@code call}. */
+    record ReleasedSpouts(List<String> tasks, StackTraceElement call) {
     }
 
     /**

@@ -72,39 +72,44 @@ final class StopSequence {
     }
 
     /**
-     * The stop's one clock for "still inside a spout call": how long an executor has been found inside a spout call
-     * at every check since the first (a check that finds it elsewhere starts it over).
+     * The stop's one clock for "still inside a spout call": how long, and at how many checks in a row, an executor has
+     * been found inside a spout call (a check that finds it elsewhere starts it over). Both count: on a loaded machine
+     * two checks can lie 100 ms apart, and each may catch a thread that is only passing through its spout's code.
      */
     private static final class SpoutCallWatch {
+        /** Checks in a row that must find the executor inside a spout call, whatever the time between them. */
+        private static final int MIN_CHECKS = 5;
         private final Executor executor;
-        private boolean inCall;
+        private int checks;
         private long since;
 
         SpoutCallWatch(Executor executor) {
             this.executor = executor;
         }
 
-        /** Checks the executor at {@code now}; true if it has been inside a spout call for {@code nanos} or more. */
+        /**
+         * Checks the executor at {@code now}; true if it has been inside a spout call at every check for {@code nanos}
+         * or more, and at {@value #MIN_CHECKS} checks or more.
+         */
         boolean inCallFor(long now, long nanos) {
             if (!executor.inSpoutCall()) {
-                inCall = false;
+                checks = 0;
                 return false;
             }
-            if (!inCall) {
-                inCall = true;
+            if (checks++ == 0) {
                 since = now;
             }
-            return now - since >= nanos;
+            return checks >= MIN_CHECKS && now - since >= nanos;
         }
 
         /** Starts the clock over at the next check. */
         void restart() {
-            inCall = false;
+            checks = 0;
         }
 
-        /** True if the last check found the executor inside a spout call. */
+        /** True if the last check found the executor inside a spout call (and the clock was not started over). */
         boolean inCall() {
-            return inCall;
+            return checks > 0;
         }
     }
 
@@ -146,11 +151,11 @@ final class StopSequence {
                     watches[i].restart();
                 } else if (stuck) {
                     released[i] = true;
-                    List<String> closed = e.releaseStuckSpouts();
-                    if (!closed.isEmpty()) {
-                        LOG.warn("Executor {} is still inside a spout call {} ms after its interrupt; closing spout"
-                            + " tasks {} from the stopping thread, while that call runs", e,
-                            TimeUnit.NANOSECONDS.toMillis(SPOUT_CALL_GRACE_NANOS), closed);
+                    Executor.ReleasedSpouts closed = e.releaseStuckSpouts();
+                    if (closed != null) {
+                        LOG.warn("Executor {} is still inside a spout call ({}) {} ms after its interrupt; closing"
+                            + " spout tasks {} from the stopping thread, while that call runs", e, closed.call(),
+                            TimeUnit.NANOSECONDS.toMillis(SPOUT_CALL_GRACE_NANOS), closed.tasks());
                     }
                 }
             }
