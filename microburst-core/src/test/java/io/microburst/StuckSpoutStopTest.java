@@ -43,6 +43,7 @@ class StuckSpoutStopTest {
         /** Calls of the spout in progress; close() records how many it found. */
         final AtomicInteger inCall = new AtomicInteger();
         final AtomicInteger callsAfterClose = new AtomicInteger();
+        final CountDownLatch activated = new CountDownLatch(1);
         final CountDownLatch stuck = new CountDownLatch(1);
         final CountDownLatch closed = new CountDownLatch(1);
         /** Never counted down while the topology runs: only an interrupt (or a close) ends a wait on it. */
@@ -136,7 +137,9 @@ class StuckSpoutStopTest {
 
         @Override
         public void activate() {
-            enter().inCall.decrementAndGet();
+            State s = enter();
+            s.activated.countDown();
+            s.inCall.decrementAndGet();
         }
 
         @Override
@@ -227,6 +230,8 @@ class StuckSpoutStopTest {
                 () -> ReplayingSpout.acked(run).size() == KillDrainTest.COUNT);
             if (how != Stuck.DEACTIVATE) {
                 assertTrue(state.stuck.await(60, TimeUnit.SECONDS), "the spout got stuck in nextTuple");
+            } else {
+                assertTrue(state.activated.await(60, TimeUnit.SECONDS), "the spout was activated");
             }
             KillOptions now = new KillOptions();
             now.set_wait_secs(0);
