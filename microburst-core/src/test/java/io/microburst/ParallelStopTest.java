@@ -3,15 +3,8 @@ package io.microburst;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.apache.storm.Config;
 import org.apache.storm.topology.BasicOutputCollector;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -60,36 +53,6 @@ class ParallelStopTest {
         }
     }
 
-    /** Collects what one logger warns while attached (the build's logging configuration may hide warnings). */
-    private static final class Warnings extends AbstractAppender implements AutoCloseable {
-        final List<String> messages = new CopyOnWriteArrayList<>();
-        private final Logger logger;
-        private final Level level;
-
-        Warnings(String loggerName) {
-            super("warnings-" + loggerName, null, null, true, Property.EMPTY_ARRAY);
-            logger = (Logger) LogManager.getLogger(loggerName);
-            level = logger.getLevel();
-            start();
-            logger.addAppender(this);
-            logger.setLevel(Level.WARN);
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
-                messages.add(event.getMessage().getFormattedMessage());
-            }
-        }
-
-        @Override
-        public void close() {
-            logger.removeAppender(this);
-            logger.setLevel(level);
-            stop();
-        }
-    }
-
     @Test
     void fourStuckExecutorsAreInterruptedWithinOneStopAndNoneIsGivenUpOn() throws Exception {
         STUCK.set(0);
@@ -104,7 +67,7 @@ class ParallelStopTest {
         conf.put(MicroburstConfig.FUSION, false);
         // interrupts at half of it; the other half is for four let-go threads to end, however busy the machine
         conf.put(MicroburstConfig.EXECUTOR_STOP_TIMEOUT_MS, 6_000);
-        try (Warnings warnings = new Warnings("io.microburst.runtime.StopSequence")) {
+        try (LogCapture warnings = new LogCapture("io.microburst.runtime.StopSequence")) {
             MicroburstCluster cluster = new MicroburstCluster();
             cluster.submitTopology("stuck", conf, b.createTopology());
             ReplayingSpout.await("four stuck executors", 30, () -> STUCK.get() == 4);

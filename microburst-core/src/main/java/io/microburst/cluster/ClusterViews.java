@@ -38,9 +38,19 @@ public final class ClusterViews {
     private ClusterViews() {
     }
 
+    /**
+     * Counts tasks and executors as Storm's Nimbus does, from everything it assigns: the user's and those of the
+     * components Storm adds ({@code __acker}, {@code __eventlogger}, {@code __metrics...}, one task per executor), whose
+     * task ids Microburst reserves, so that {@code storm list}, the UI and scripts show the numbers Storm shows.
+     */
     public static TopologySummary summary(TopologyRuntime runtime) {
+        int systemTasks = 0;
+        for (List<Integer> ids : runtime.plan().systemComponentTasks().values()) {
+            systemTasks += ids.size();
+        }
         TopologySummary s = new TopologySummary(runtime.plan().stormId(), runtime.plan().name(),
-            runtime.plan().taskCount(), runtime.componentExecutorCount(), 1, runtime.uptimeSecs(), runtime.status());
+            runtime.plan().taskCount() + systemTasks, runtime.componentExecutorCount() + systemTasks, 1,
+            runtime.uptimeSecs(), runtime.status());
         s.set_owner(System.getProperty("user.name", ""));
         return s;
     }

@@ -354,11 +354,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         IBolt old = bolt;
         bolt = null;
         if (old != null) {
-            try {
-                old.cleanup();
-            } catch (Throwable t) {
-                host.reportError(this, t);
-            }
+            endQuietly(old::cleanup);
         }
         cleanupHooks();
     }

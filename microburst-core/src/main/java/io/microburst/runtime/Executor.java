@@ -353,42 +353,73 @@ public final class Executor implements Runnable {
     }
 
     /**
-     * True when this executor's thread is inside a call to one of its spouts: the innermost frame of the runtime on its
-     * stack is a {@link SpoutTask}'s (a spout blocked in an emit waits in the runtime's queues instead). Reads the
+     * True when this executor's thread is inside a call to one of its spouts (see {@link #spoutCallFrame}). Reads the
      * thread's stack, so only for stops.
      */
     boolean inSpoutCall() {
-        Thread t = inbox.thread();
-        if (spouts.length == 0 || t == null || isStoppedForGood() || t.getState() == Thread.State.NEW) {
-            return false;
-        }
-        for (StackTraceElement frame : t.getStackTrace()) {
-            String type = frame.getClassName();
-            if (type.startsWith(RUNTIME_PACKAGE)) {
-                return type.equals(SpoutTask.class.getName()) || type.startsWith(SpoutTask.class.getName() + "$");
-            }
-        }
-        return false;
+        return spoutCallFrame() != null;
     }
 
     /**
-     * The thread is stuck in a spout call past the stop's grace: interrupts it and closes its spouts from the calling
-     * thread (see {@link SpoutTask#closeWhileStuck}), as Storm's executor shutdown does.
+     * The frame of the spout method this executor's thread is inside of, or null: user code is running on top of a
+     * {@link SpoutTask} frame, the innermost frame of the runtime on its stack (a spout blocked in an emit waits in the
+     * runtime's queues instead; the runtime's own code between two calls is no call). Reads the thread's stack.
      */
-    void releaseStuckSpouts() {
-        for (SpoutTask spout : spouts) {
-            spout.closedWhileStuck = true;
+    StackTraceElement spoutCallFrame() {
+        Thread t = inbox.thread();
+        if (spouts.length == 0 || t == null || isStoppedForGood() || t.getState() == Thread.State.NEW) {
+            return null;
         }
-        interruptIfRunning();
-        for (SpoutTask spout : spouts) {
-            spout.closeWhileStuck();
+        StackTraceElement[] stack = t.getStackTrace();
+        for (int i = 0; i < stack.length; i++) {
+            String type = stack[i].getClassName();
+            if (type.startsWith(RUNTIME_PACKAGE)) {
+                boolean spoutTask = type.equals(SpoutTask.class.getName())
+                    || type.startsWith(SpoutTask.class.getName() + "$");
+                return i > 0 && spoutTask ? stack[i - 1] : null;
+            }
         }
+        return null;
     }
 
-    /** Interrupts the thread, if it still runs: it may be stuck in user code that waits. */
-    void interruptIfRunning() {
+    /**
+     * Gives up on this executor's thread, found inside a spout call 100 ms after its interrupt (see
+     * {@link StopSequence}): bars any further call from it into its spouts, then, if it is still inside a spout call,
+     * closes them from the calling thread. If it came back in time, it closes them itself, on its own thread.
+     *
+     * @return the spout tasks closed here and the call the thread is in; null if it came back
+     */
+    ReleasedSpouts releaseStuckSpouts() {
+        for (SpoutTask spout : spouts) {
+            spout.barredByStop = true;
+        }
+        StackTraceElement call = spoutCallFrame();
+        if (call == null) {
+            return null;
+        }
+        List<String> closed = new ArrayList<>();
+        for (SpoutTask spout : spouts) {
+            if (spout.closeFromStopper()) {
+                closed.add(spout.componentId() + ":" + spout.taskId);
+            }
+        }
+        return closed.isEmpty() ? null : new ReleasedSpouts(closed, call);
+    }
+
+    /** Spout tasks ("component:task") closed from outside while their thread was inside {@code call}. */
+    record ReleasedSpouts(List<String> tasks, StackTraceElement call) {
+    }
+
+    /**
+     * Interrupts the thread, if it still runs: it may be stuck in user code that waits. What a task's call throws
+     * because of it is the stop, not a failure (see {@link TaskRunner#failed}).
+     */
+    void interruptForStop() {
         Thread t = inbox.thread();
         if (t != null && stopped.getCount() != 0 && t.getState() != Thread.State.NEW) {
+            for (TaskRunner task : tasks) {
+                task.interruptedByStop = true;
+            }
             t.interrupt();
         }
     }

@@ -13,6 +13,7 @@ import io.microburst.metrics.V2DataPoints;
 import io.microburst.plan.TopologyPlan;
 import org.apache.storm.Config;
 import org.apache.storm.Constants;
+import org.apache.storm.daemon.StormCommon;
 import org.apache.storm.metric.api.IMetric;
 import org.apache.storm.metric.api.IMetricsConsumer;
 import org.apache.storm.metrics2.StormMetricRegistry;
@@ -113,21 +114,28 @@ final class MetricsWiring {
         List<Object[]> created = new ArrayList<>();
         for (Object r : list) {
             Map<String, Object> registration = (Map<String, Object>) r;
-            String className = (String) registration.get("class");
+            String className = (String) registration.get(StormCommon.TOPOLOGY_METRICS_CONSUMER_CLASS);
             // named and numbered as Storm names and numbers its metrics consumer components
             int occurrence = occurrences.merge(className, 1, Integer::sum);
             String componentId = Constants.METRICS_COMPONENT_ID_PREFIX + className
                 + (occurrence > 1 ? "#" + occurrence : "");
+            int parallelism = consumerParallelism(registration, componentId);
             List<Integer> stormIds = plan.systemComponentTasks().get(componentId);
-            int taskId = stormIds != null ? stormIds.get(0) : nextTask++;
-            taskToComponent.put(taskId, componentId);
-            componentTasks.put(componentId, List.of(taskId));
-            try {
-                Class<?> type = Class.forName(className, true, loader);
-                created.add(new Object[] {componentId, taskId, type.getDeclaredConstructor().newInstance(),
-                    registration.get("argument")});
-            } catch (ReflectiveOperationException | ClassCastException e) {
-                throw new IllegalArgumentException("Cannot create metrics consumer '" + className + "': " + e, e);
+            List<Integer> taskIds = new ArrayList<>();
+            for (int i = 0; i < parallelism; i++) {
+                int taskId = stormIds != null && stormIds.size() == parallelism ? stormIds.get(i) : nextTask++;
+                taskToComponent.put(taskId, componentId);
+                taskIds.add(taskId);
+            }
+            componentTasks.put(componentId, List.copyOf(taskIds));
+            for (int taskId : taskIds) {
+                try {
+                    Class<?> type = Class.forName(className, true, loader);
+                    created.add(new Object[] {componentId, taskId, type.getDeclaredConstructor().newInstance(),
+                        registration.get(StormCommon.TOPOLOGY_METRICS_CONSUMER_ARGUMENT)});
+                } catch (ReflectiveOperationException | ClassCastException e) {
+                    throw new IllegalArgumentException("Cannot create metrics consumer '" + className + "': " + e, e);
+                }
             }
         }
         for (Object[] c : created) {
@@ -138,6 +146,22 @@ final class MetricsWiring {
                 error -> supervisor.reportError(componentId, taskId, error));
             consumers.add(componentId, taskId, consumer);
         }
+    }
+
+    /** A registration's parallelism hint: its number of consumer tasks, 1 if unset, as Storm reads it. */
+    private static int consumerParallelism(Map<String, Object> registration, String componentId) {
+        Object hint = registration.get(StormCommon.TOPOLOGY_METRICS_CONSUMER_PARALLELISM_HINT);
+        int parallelism;
+        try {
+            parallelism = ObjectReader.getInt(hint, 1);
+        } catch (IllegalArgumentException e) {
+            parallelism = 0;
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("Metrics consumer '" + componentId + "' has parallelism.hint " + hint
+                + " in " + Config.TOPOLOGY_METRICS_CONSUMER_REGISTER + "; it must be a whole number of at least 1");
+        }
+        return parallelism;
     }
 
     /** Reads the IMetrics of one time bucket registered by the tasks of {@code e}. On e's thread. */

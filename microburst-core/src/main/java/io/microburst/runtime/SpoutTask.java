@@ -77,7 +77,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     }
 
     void activate() {
-        if (up && !activated) {
+        if (up && !activated && !barredByStop) {
             activated = true;
             try {
                 spout.activate();
@@ -88,7 +88,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     }
 
     void deactivate() {
-        if (up && activated) {
+        if (up && activated && !barredByStop) {
             activated = false;
             try {
                 spout.deactivate();
@@ -122,7 +122,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     /** Calls nextTuple up to {@code max} times while it emits; returns the number of tuples emitted. */
     int runNextTuples(int max) {
         polled = false;
-        if (!up || !activated) {
+        if (!up || !activated || barredByStop) {
             return 0;
         }
         int emitted = 0;
@@ -140,7 +140,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
                 failed(t, "nextTuple");
                 break;
             }
-            if (emittedThisCall == 0) {
+            // One branch for both (a stop that gave up on this thread bars any further call; see StopSequence).
+            if (emittedThisCall == 0 | barredByStop) {
                 break;
             }
             emitted += emittedThisCall;
@@ -307,7 +308,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     private void acked(Object messageId, int stream, long completeNanos) {
         ackedSinceTune++;
         stats.spoutAcked(stream, completeNanos);
-        if (up) {
+        if (up & !barredByStop) {
             try {
                 spout.ack(messageId);
             } catch (Throwable t) {
@@ -341,7 +342,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
 
     private void failedTree(Object messageId, int stream, long nanos) {
         stats.spoutFailed(stream);
-        if (up) {
+        if (up & !barredByStop) {
             try {
                 spout.fail(messageId);
             } catch (Throwable t) {
@@ -386,21 +387,28 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     }
 
     private void closeQuietly() {
-        ISpout old = toClose.getAndSet(null);
         spout = null;
-        if (old != null) {
-            try {
-                old.close();
-            } catch (Throwable t) {
-                host.reportError(this, t);
-            }
-        }
+        closeIfNotTaken();
         cleanupHooks();
     }
 
+    /** Closes the opened instance unless another thread took it first; true if this call closed it. */
+    private boolean closeIfNotTaken() {
+        ISpout opened = toClose.getAndSet(null);
+        if (opened == null) {
+            return false;
+        }
+        endQuietly(opened::close);
+        return true;
+    }
+
+    /**
+     * Deactivates (unless a stop gave up on this thread) and closes the instance, on this task's thread, unless the
+     * stopping thread closed it already ({@link #closeFromStopper}): whoever takes {@link #toClose} closes it.
+     */
     @Override
     void shutdown() {
-        if (up && !closedWhileStuck) {
+        if (up && !barredByStop) {
             deactivate();
         }
         up = false;
@@ -408,20 +416,14 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     }
 
     /**
-     * Closes the spout from the stopping thread while this task's own thread is stuck inside one of the spout's calls
-     * (see {@link StopSequence}), as Storm's executor shutdown closes its spouts once their thread has not ended 100 ms
-     * after its interrupt: a spout waiting on something its close() ends (a multi-lang subprocess) lets go. What the
-     * stuck call throws then is not reported as a failure, and this task's own shutdown closes nothing more.
+     * On the stopping thread, once it has given up on this task's thread (inside a call of this spout 100 ms after its
+     * interrupt; see {@link StopSequence}): closes the instance from there, unless this task's thread took it first.
+     * A spout waiting on something its close() ends (a multi-lang subprocess that never answers) lets go. Storm's
+     * executor shutdown closes its spouts from outside too, without checking whether the thread came back.
+     *
+     * @return true if this call closed the instance
      */
-    void closeWhileStuck() {
-        closedWhileStuck = true;
-        ISpout stuck = toClose.getAndSet(null);
-        if (stuck != null) {
-            try {
-                stuck.close();
-            } catch (Throwable t) {
-                host.reportError(this, t);
-            }
-        }
+    boolean closeFromStopper() {
+        return closeIfNotTaken();
     }
 }

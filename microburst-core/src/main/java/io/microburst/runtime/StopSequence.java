@@ -24,8 +24,10 @@ final class StopSequence {
     private static final Logger LOG = LoggerFactory.getLogger(StopSequence.class);
 
     /**
-     * How long an executor whose thread is inside a spout call gets to stop on its own before its spouts are closed
-     * from outside: Storm's executor shutdown waits 100 ms for an interrupted executor thread, then closes its spouts.
+     * How long an executor whose thread is inside a spout call gets to come back on its own at each step of a stop:
+     * before it is interrupted, and again before its spouts are closed from outside. Storm's executor shutdown
+     * interrupts an executor's thread, waits 100 ms for it to end, then closes its spouts from the shutdown thread
+     * whether it ended or not.
      */
     static final long SPOUT_CALL_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -36,10 +38,9 @@ final class StopSequence {
     /**
      * Asks every executor to stop and waits for all of them together, with one deadline: at half of it the ones
      * still running are interrupted (they may be stuck in user code that waits); at the deadline the rest are left
-     * behind (daemon threads) with a warning. An executor stuck inside a spout call is not waited for that long: as
-     * Storm's executor shutdown does, after {@link #SPOUT_CALL_GRACE_NANOS} it is interrupted and its spouts closed from
-     * here (see {@link #awaitReleasingStuckSpouts}). With {@code drain} (a kill), first {@link #drain}s for at most half
-     * the timeout, so that tuples in flight are executed rather than lost.
+     * behind (daemon threads) with a warning. An executor stuck inside a spout call is not waited for that long (see
+     * {@link #awaitReleasingStuckSpouts}). With {@code drain} (a kill), first {@link #drain}s for at most half the
+     * timeout, so that tuples in flight are executed rather than lost.
      */
     static void stop(TopologyPlan plan, Placement placement, long stopTimeoutMs, boolean drain) {
         long timeout = TimeUnit.MILLISECONDS.toNanos(stopTimeoutMs);
@@ -54,7 +55,7 @@ final class StopSequence {
             long start = System.nanoTime();
             awaitReleasingStuckSpouts(all, start + timeout / 2);
             for (Executor e : all) {
-                e.interruptIfRunning();
+                e.interruptForStop();
             }
             List<Executor> stuck = new ArrayList<>();
             for (Executor e : all) {
@@ -71,14 +72,62 @@ final class StopSequence {
     }
 
     /**
-     * Waits until every executor has stopped or {@code deadlineNanos} has passed. An executor found inside a spout call
-     * at every check for {@link #SPOUT_CALL_GRACE_NANOS} is released: interrupted, and its spouts closed from this
-     * thread (a spout blocked on a subprocess, such as a multi-lang spout whose script never answers, lets go only
-     * when closed).
+     * The stop's one clock for "still inside a spout call": how long, and at how many checks in a row, an executor has
+     * been found inside a spout call (a check that finds it elsewhere starts it over). Both count: on a loaded machine
+     * two checks can lie 100 ms apart, and each may catch a thread that is only passing through its spout's code.
+     */
+    private static final class SpoutCallWatch {
+        /** Checks in a row that must find the executor inside a spout call, whatever the time between them. */
+        private static final int MIN_CHECKS = 5;
+        private final Executor executor;
+        private int checks;
+        private long since;
+
+        SpoutCallWatch(Executor executor) {
+            this.executor = executor;
+        }
+
+        /**
+         * Checks the executor at {@code now}; true if it has been inside a spout call at every check for {@code nanos}
+         * or more, and at {@value #MIN_CHECKS} checks or more.
+         */
+        boolean inCallFor(long now, long nanos) {
+            if (!executor.inSpoutCall()) {
+                checks = 0;
+                return false;
+            }
+            if (checks++ == 0) {
+                since = now;
+            }
+            return checks >= MIN_CHECKS && now - since >= nanos;
+        }
+
+        /** Starts the clock over at the next check. */
+        void restart() {
+            checks = 0;
+        }
+
+        /** True if the last check found the executor inside a spout call (and the clock was not started over). */
+        boolean inCall() {
+            return checks > 0;
+        }
+    }
+
+    /**
+     * Waits until every executor has stopped or {@code deadlineNanos} has passed. An executor whose thread stays inside
+     * a spout call for {@link #SPOUT_CALL_GRACE_NANOS} is interrupted; if it comes back, it closes its spouts itself,
+     * on its own thread, so close() never runs while another call of the same spout does. If it is still inside a
+     * spout call {@link #SPOUT_CALL_GRACE_NANOS} later, further calls into its spouts are barred and they are closed
+     * from this thread, with a warning naming them: a spout blocked on a subprocess, such as a multi-lang spout whose
+     * script never answers, lets go only when closed.
      */
     private static void awaitReleasingStuckSpouts(Executor[] all, long deadlineNanos) throws InterruptedException {
-        long[] inCallSince = new long[all.length];
+        SpoutCallWatch[] watches = new SpoutCallWatch[all.length];
+        boolean[] interrupted = new boolean[all.length];
         boolean[] released = new boolean[all.length];
+        for (int i = 0; i < all.length; i++) {
+            watches[i] = new SpoutCallWatch(all[i]);
+        }
         while (true) {
             Executor running = null;
             long now = System.nanoTime();
@@ -88,14 +137,26 @@ final class StopSequence {
                     continue;
                 }
                 running = e;
-                if (released[i] || !e.inSpoutCall()) {
-                    inCallSince[i] = 0;
-                } else if (inCallSince[i] == 0) {
-                    inCallSince[i] = now;
-                } else if (now - inCallSince[i] >= SPOUT_CALL_GRACE_NANOS) {
-                    LOG.info("Executor {} is still inside a spout call after the stop's grace; closing its spouts", e);
-                    e.releaseStuckSpouts();
+                if (released[i]) {
+                    continue;
+                }
+                boolean stuck = watches[i].inCallFor(now, SPOUT_CALL_GRACE_NANOS);
+                if (!watches[i].inCall()) {
+                    interrupted[i] = false; // it came back: a later stuck call gets an interrupt of its own
+                } else if (stuck && !interrupted[i]) {
+                    LOG.info("Executor {} is still inside a spout call {} ms into the stop; interrupting it", e,
+                        TimeUnit.NANOSECONDS.toMillis(SPOUT_CALL_GRACE_NANOS));
+                    e.interruptForStop();
+                    interrupted[i] = true;
+                    watches[i].restart();
+                } else if (stuck) {
                     released[i] = true;
+                    Executor.ReleasedSpouts closed = e.releaseStuckSpouts();
+                    if (closed != null) {
+                        LOG.warn("Executor {} is still inside a spout call ({}) {} ms after its interrupt; closing"
+                            + " spout tasks {} from the stopping thread, while that call runs", e, closed.call(),
+                            TimeUnit.NANOSECONDS.toMillis(SPOUT_CALL_GRACE_NANOS), closed.tasks());
+                    }
                 }
             }
             if (running == null || now - deadlineNanos >= 0) {
@@ -107,11 +168,11 @@ final class StopSequence {
 
     /**
      * Waits until {@code e} has stopped (true), or {@code deadlineNanos} has passed (false). An executor found inside a
-     * spout call at every check for {@link #SPOUT_CALL_GRACE_NANOS} cannot drain: it is left to the stop (true), so the
-     * components after it still drain.
+     * spout call for {@link #SPOUT_CALL_GRACE_NANOS} cannot drain: it is left to the stop (true), so the components
+     * after it still drain.
      */
     private static boolean awaitDrained(Executor e, long deadlineNanos) throws InterruptedException {
-        long inCallSince = 0;
+        SpoutCallWatch watch = new SpoutCallWatch(e);
         while (true) {
             long now = System.nanoTime();
             if (e.awaitStopUntil(Math.min(deadlineNanos, now + POLL_NANOS))) {
@@ -121,11 +182,7 @@ final class StopSequence {
             if (now - deadlineNanos >= 0) {
                 return false;
             }
-            if (!e.inSpoutCall()) {
-                inCallSince = 0;
-            } else if (inCallSince == 0) {
-                inCallSince = now;
-            } else if (now - inCallSince >= SPOUT_CALL_GRACE_NANOS) {
+            if (watch.inCallFor(now, SPOUT_CALL_GRACE_NANOS)) {
                 return true;
             }
         }

@@ -399,18 +399,45 @@ abstract class TaskRunner {
     abstract void shutdown();
 
     /**
-     * Set by the stopping thread when it closed this task's instance while the task's own thread was stuck in one of
-     * its calls (see {@link SpoutTask#closeWhileStuck}): what that call throws then is the close, not a failure.
+     * Set by the stopping thread once it has given up on this task's thread, found inside a call of a spout 100 ms after
+     * its interrupt (see {@link StopSequence}): the thread makes no further call into the instance, and what the call
+     * it is in throws is the stop, not a failure. Read once per spout call (a load; never true while running).
      */
-    volatile boolean closedWhileStuck;
+    volatile boolean barredByStop;
+    /** Set by the stopping thread before it interrupts this task's thread (see {@link #failed}). */
+    volatile boolean interruptedByStop;
 
-    /** A failure of user code: the instance is dropped and the runtime decides on a restart. */
+    /**
+     * A failure of user code: the instance is dropped and the runtime decides on a restart. What a call throws because
+     * a stop interrupted it (an interrupt among its causes, as Storm's executor loop sees it) or gave up on it is no
+     * failure: the instance is dropped, nothing is reported.
+     */
     final void failed(Throwable error, String phase) {
         up = false;
-        if (closedWhileStuck) {
+        if (barredByStop || interruptedByStop && causedByInterrupt(error)) {
             return;
         }
         host.taskFailed(this, error, phase);
+    }
+
+    private static boolean causedByInterrupt(Throwable error) {
+        Throwable t = error;
+        for (int depth = 0; t != null && depth < 64; depth++, t = t.getCause()) {
+            if (t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+                || t instanceof java.nio.channels.ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Calls a user instance's close or cleanup; what it throws is reported as this task's error, never rethrown. */
+    final void endQuietly(Runnable end) {
+        try {
+            end.run();
+        } catch (Throwable t) {
+            host.reportError(this, t);
+        }
     }
 
     final void cleanupHooks() {

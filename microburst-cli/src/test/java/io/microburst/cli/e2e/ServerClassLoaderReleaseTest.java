@@ -34,7 +34,9 @@ class ServerClassLoaderReleaseTest {
 
     @Test
     void killedTopologiesLeaveNoClassLoaderBehindWithOrWithoutShellBolts(@TempDir Path dir) throws Exception {
-        Path jar = TopologyJarBuilder.build(Map.of(MAIN, SOURCE), StormIdiomsTopologySource.resources(),
+        Map<String, String> sources = new HashMap<>(StormIdiomsTopologySource.sources());
+        sources.put(MAIN, SOURCE);
+        Path jar = TopologyJarBuilder.build(sources, StormIdiomsTopologySource.resources(),
             Files.createDirectories(dir.resolve("jar")));
         try (MicroburstServer server = MicroburstServer.start(Map.of(ServerConfig.DIR, dir.resolve("data").toString(),
                 Config.NIMBUS_THRIFT_PORT, 0, ServerConfig.UI_PORT, 0))) {
@@ -102,33 +104,34 @@ class ServerClassLoaderReleaseTest {
                 Integer.toString(port)));
     }
 
+    /** Uses the spout and the multi-lang bolt of {@link StormIdiomsTopologySource}, built into the same jar. */
     private static final String SOURCE = """
         package example.release;
 
+        import example.idioms.IdiomsTopology.UpperShellBolt;
+        import example.idioms.IdiomsTopology.WordsSpout;
         import java.util.List;
         import java.util.Map;
         import org.apache.storm.Config;
         import org.apache.storm.StormSubmitter;
-        import org.apache.storm.spout.SpoutOutputCollector;
-        import org.apache.storm.task.ShellBolt;
         import org.apache.storm.task.TopologyContext;
         import org.apache.storm.topology.BasicOutputCollector;
-        import org.apache.storm.topology.IRichBolt;
         import org.apache.storm.topology.OutputFieldsDeclarer;
         import org.apache.storm.topology.TopologyBuilder;
         import org.apache.storm.topology.base.BaseBasicBolt;
-        import org.apache.storm.topology.base.BaseRichSpout;
-        import org.apache.storm.tuple.Fields;
         import org.apache.storm.tuple.Tuple;
-        import org.apache.storm.tuple.Values;
 
         public class ReleaseTopology {
             public static void main(String[] args) throws Exception {
+                String[] words = new String[TUPLES];
+                for (int i = 0; i < words.length; i++) {
+                    words[i] = "w" + i;
+                }
                 TopologyBuilder builder = new TopologyBuilder();
-                builder.setSpout("words", new Words());
+                builder.setSpout("words", new WordsSpout(words));
                 String probed = "words";
                 if (Boolean.parseBoolean(args[1])) {
-                    builder.setBolt("upper", new Upper()).shuffleGrouping("words");
+                    builder.setBolt("upper", new UpperShellBolt()).shuffleGrouping("words");
                     probed = "upper";
                 }
                 builder.setBolt("probe", new Probe()).shuffleGrouping(probed);
@@ -136,45 +139,6 @@ class ServerClassLoaderReleaseTest {
                 conf.put(Config.NIMBUS_SEEDS, List.of("127.0.0.1"));
                 conf.put(Config.NIMBUS_THRIFT_PORT, Integer.parseInt(args[2]));
                 StormSubmitter.submitTopology(args[0], conf, builder.createTopology());
-            }
-
-            public static class Words extends BaseRichSpout {
-                private SpoutOutputCollector collector;
-                private int next;
-
-                @Override
-                public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector c) {
-                    collector = c;
-                }
-
-                @Override
-                public void nextTuple() {
-                    if (next < TUPLES) {
-                        collector.emit(new Values("w" + next), next);
-                        next++;
-                    }
-                }
-
-                @Override
-                public void declareOutputFields(OutputFieldsDeclarer declarer) {
-                    declarer.declare(new Fields("word"));
-                }
-            }
-
-            public static class Upper extends ShellBolt implements IRichBolt {
-                public Upper() {
-                    super("python3", "upper.py");
-                }
-
-                @Override
-                public void declareOutputFields(OutputFieldsDeclarer declarer) {
-                    declarer.declare(new Fields("word"));
-                }
-
-                @Override
-                public Map<String, Object> getComponentConfiguration() {
-                    return null;
-                }
             }
 
             public static class Probe extends BaseBasicBolt {

@@ -19,6 +19,7 @@ import java.util.Map;
  * <li>a Python multi-lang bolt using Storm's own {@code storm.py}, both in the jar's top-level {@code resources/}
  *     folder and named relative to it ({@code shell <WORD>}).</li>
  * </ul>
+ * Other topologies built into the same jar use its spout and multi-lang bolt too.
  */
 final class StormIdiomsTopologySource {
     static final String MAIN_CLASS = "example.idioms.IdiomsTopology";
@@ -72,7 +73,7 @@ final class StormIdiomsTopologySource {
                     StormSubmitter.submitTopology("drpc", conf, drpc.createRemoteTopology());
 
                     TopologyBuilder stateful = new TopologyBuilder();
-                    stateful.setSpout("words", new WordsSpout());
+                    stateful.setSpout("words", new WordsSpout("alpha", "beta"));
                     stateful.setBolt("count", new CountBolt()).shuffleGrouping("words");
                     Config stateConf = new Config();
                     stateConf.putAll(conf);
@@ -80,7 +81,7 @@ final class StormIdiomsTopologySource {
                     StormSubmitter.submitTopology("stateful", stateConf, stateful.createTopology());
 
                     TopologyBuilder shell = new TopologyBuilder();
-                    shell.setSpout("words", new WordsSpout());
+                    shell.setSpout("words", new WordsSpout("alpha", "beta"));
                     shell.setBolt("upper", new UpperShellBolt()).shuffleGrouping("words");
                     shell.setBolt("record", new RecordBolt(record)).shuffleGrouping("upper");
                     if (submit("shell", conf, shell) != 0) {
@@ -148,10 +149,15 @@ final class StormIdiomsTopologySource {
                     }
                 }
 
+                /** Emits its words once each, tracked. */
                 public static class WordsSpout extends BaseRichSpout {
-                    private static final String[] WORDS = {"alpha", "beta"};
+                    private final String[] words;
                     private SpoutOutputCollector collector;
                     private int next;
+
+                    public WordsSpout(String... words) {
+                        this.words = words;
+                    }
 
                     @Override
                     public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector c) {
@@ -160,8 +166,8 @@ final class StormIdiomsTopologySource {
 
                     @Override
                     public void nextTuple() {
-                        if (next < WORDS.length) {
-                            collector.emit(new Values(WORDS[next]), next);
+                        if (next < words.length) {
+                            collector.emit(new Values(words[next]), next);
                             next++;
                         }
                     }
@@ -172,6 +178,7 @@ final class StormIdiomsTopologySource {
                     }
                 }
 
+                /** Storm's multi-lang protocol: upper.py, in the jar's resources folder, upper-cases each word. */
                 public static class UpperShellBolt extends ShellBolt implements IRichBolt {
                     public UpperShellBolt() {
                         super("python3", "upper.py");
