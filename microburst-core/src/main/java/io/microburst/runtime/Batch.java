@@ -40,8 +40,11 @@ final class Batch {
         ids = new MessageId[capacity];
     }
 
-    /** Adds a tuple; returns true when the batch is now full. Producer thread only. */
-    boolean add(Link link, List<Object> tupleValues, MessageId id) {
+    /**
+     * Adds a tuple; returns how many the batch now holds (its producer hands it over at its fill limit, never past its
+     * capacity). Producer thread only.
+     */
+    int add(Link link, List<Object> tupleValues, MessageId id) {
         int n = size;
         if (n == 0 || link != lastAdded) {
             links[n] = link;
@@ -54,7 +57,7 @@ final class Batch {
             mixed = true;
         }
         size = n + 1;
-        return n + 1 == links.length;
+        return n + 1;
     }
 
     /** The link of the tuple at {@code i}; the consumer reads the tuples in order, each once. */

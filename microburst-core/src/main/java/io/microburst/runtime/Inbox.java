@@ -47,6 +47,12 @@ final class Inbox {
     private final Switchboard board;
     /** This executor's outbox: a tuple for a task that moved away is sent on through it. */
     private Outbox outbox;
+    /**
+     * 1 when this executor's last executes were slow (see {@link TurnBudget#slowCalls}): a drain takes one tuple a
+     * chunk and its emits are handed over at once. Starts at 1: nothing is known of the executes before the first
+     * returns. Executor thread.
+     */
+    private int slowExecutes = 1;
     /** The inbox batch being executed, and the index of its next tuple. */
     private Batch current;
     private int position;
@@ -127,21 +133,29 @@ final class Inbox {
      * slow bolt still reads its mail (ticks, timeout stamps, a stop) often. A batch left half done is resumed on the
      * next turn.
      *
-     * <p>The clock (about 25 ns a read here) is read after the first chunk and after the next; when the tuples between
-     * the two ran fast enough that a whole drain limit of them would fit in the budget, it is not read again this turn.
-     * Both time decisions are arithmetic, not branches (see {@link TurnBudget}).
+     * <p>The clock (about 25 ns a read here) is read at the start, after each chunk until the pace shows that a whole
+     * drain limit of tuples fits in the budget, and at the end. Slow executes (see {@link TurnBudget#slowCalls}) end
+     * the drain, so what they emitted is handed over at once, and make the next drains take one tuple a chunk and hand
+     * each emit over as it happens (see {@link Outbox#pace}): a tuple never waits for an execute that emitted it and
+     * then blocked. A drain whose executes are fast again goes back to chunks and batches. The time decisions are
+     * arithmetic, not branches (see {@link TurnBudget}).
      */
     int drainInbox() {
+        boolean foreignLeft = !foreign.isEmpty();
+        if (current == null && !foreignLeft && batches.isEmpty()) {
+            return 0; // no clock read: a spout's executor asks on every turn
+        }
+        int slow = slowExecutes;
+        outbox.pace(slow);
+        int chunk = DRAIN_CHUNK - (DRAIN_CHUNK - 1) * slow;
         int done = 0;
         int limit = drainLimit;
-        long start = 0;
-        int doneAtStart = 0;
         int timed = 1;
-        boolean foreignLeft = !foreign.isEmpty();
+        long start = System.nanoTime();
         while (done < limit) {
             if (foreignLeft) {
-                int n = foreign.drain(executeOne, DRAIN_CHUNK);
-                foreignLeft = n == DRAIN_CHUNK;
+                int n = foreign.drain(executeOne, chunk);
+                foreignLeft = n == chunk;
                 done += n;
             } else {
                 Batch b = current;
@@ -154,7 +168,7 @@ final class Inbox {
                     position = 0;
                 }
                 int from = position;
-                int to = Math.min(b.size, from + DRAIN_CHUNK);
+                int to = Math.min(b.size, from + chunk);
                 position = to;
                 for (int i = from; i < to; i++) {
                     Link link = b.link(i);
@@ -176,19 +190,23 @@ final class Inbox {
             // the clock is read once a chunk is done; arithmetic, so that this is one branch with both outcomes in every
             // drain: "fewer than a chunk done" happens only for a part batch, which a busy stream sends at random
             // moments, and as a branch of its own it was compiled as a trap (see TurnBudget)
-            if ((timed & TurnBudget.exceeds(done, DRAIN_CHUNK - 1)) != 0) {
-                long now = System.nanoTime();
-                if (start == 0) {
-                    start = now;
-                    doneAtStart = done;
-                } else {
-                    long elapsed = now - start;
-                    // over the budget, the limit drops to what is done and the loop ends
-                    limit -= (limit - done) * TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS);
-                    timed = TurnBudget.drainStaysTimed(elapsed, done - doneAtStart, drainLimit);
-                }
+            if ((timed & TurnBudget.exceeds(done, chunk - 1)) != 0) {
+                long elapsed = System.nanoTime() - start;
+                // over the budget, or at a slow pace, the limit drops to what is done and the loop ends
+                int slowNow = TurnBudget.slowCalls(elapsed, done);
+                limit -= (limit - done) * (TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS) | slowNow);
+                // back to chunks and batches once a chunk's worth of executes were fast: a fast one or two among slow
+                // ones must not stop the clock for the rest of the drain
+                slow = slowNow | (slow & TurnBudget.exceeds(DRAIN_CHUNK, done));
+                chunk = DRAIN_CHUNK - (DRAIN_CHUNK - 1) * slow;
+                outbox.pace(slow);
+                timed = TurnBudget.drainStaysTimed(elapsed, done, drainLimit) | slow;
             }
         }
+        // the pace of a drain that executed something decides how the next one hands over; an empty one leaves it
+        int measured = TurnBudget.exceeds(done, 0);
+        long elapsed = System.nanoTime() - start;
+        slowExecutes = (TurnBudget.slowCalls(elapsed, done) & measured) | (slowExecutes & (measured ^ 1));
         return done;
     }
 

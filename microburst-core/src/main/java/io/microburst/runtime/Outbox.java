@@ -9,7 +9,8 @@ import org.jctools.queues.MpscArrayQueue;
 
 /**
  * The sending side of one executor: a batch per consumer executor, filled by its tasks' emits and handed over when
- * full or when the executor runs out of work (smart batching; never on a timer), the pool of empty batches its
+ * full or when the executor runs out of work (smart batching; never on a timer), or at each emit while the calls that
+ * emit are slow (see {@link #pace}), the pool of empty batches its
  * consumers give back, and the overflow lists that keep a full consumer on a cycle from blocking.
  *
  * <p>Threading: the executor's own thread only, except {@link #giveBack} (any consumer) and {@link #send} from a thread
@@ -21,6 +22,13 @@ final class Outbox {
     private final int index;
     private final Switchboard board;
     private final int batchSize;
+    /**
+     * How many tuples a batch takes before it is handed over: {@link #batchSize} while the calls that emit are fast,
+     * 1 (each emit at once, as Storm's default {@code topology.producer.batch.size}) while they are slow, so a tuple
+     * never waits for user code that emitted it and then went on to wait for something else. Set by the phase about
+     * to call user code ({@link #pace}); it starts at 1, as nothing is known of the calls yet.
+     */
+    private int fillLimit = 1;
     /** The owner's local queue, for a tuple to another task of this executor (a self-subscription). */
     private final ArrayDeque<RoutedTuple> local;
     /** Written once before the thread starts, as {@link Inbox#setThread}. */
@@ -68,6 +76,15 @@ final class Outbox {
     }
 
     /**
+     * Sets how the next emits are handed over: {@code slow} 1 (the calls that emit them were slow, see
+     * {@link TurnBudget#slowCalls}) hands each emit over at once, 0 fills batches. Arithmetic, no branch: the phases call
+     * it every turn. Executor thread.
+     */
+    void pace(int slow) {
+        fillLimit = batchSize - (batchSize - 1) * slow;
+    }
+
+    /**
      * Sends a tuple over a link to its target task. On the executor's own thread a fused target executes it at once
      * and a tuple for another executor joins the batch for that consumer; from any other thread (user code emitting
      * from a thread of its own) it is handed over at once.
@@ -103,7 +120,7 @@ final class Outbox {
             listed[i] = true;
             dirty[dirtyCount++] = i;
         }
-        if (batch.add(link, values, id)) {
+        if (batch.add(link, values, id) >= fillLimit) {
             flushTo(i);
         }
     }

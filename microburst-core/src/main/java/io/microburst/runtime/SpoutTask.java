@@ -37,6 +37,11 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     private boolean activated;
     private int inFlight;
     private int emittedThisCall;
+    /**
+     * 1 when this spout's last calls were slow (see {@link TurnBudget#slowCalls}): its emits are handed over at once.
+     * Starts at 1: nothing is known of the calls before the first returns. Executor thread.
+     */
+    private int slowCalls = 1;
     /** True when the last {@link #runNextTuples} called nextTuple at least once (executor thread only). */
     boolean polled;
     private long[] edges = new long[8];
@@ -119,14 +124,23 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         }
     }
 
-    /** Calls nextTuple up to {@code max} times while it emits; returns the number of tuples emitted. */
+    /**
+     * Calls nextTuple up to {@code max} times while it emits; returns the number of tuples emitted. Slow calls (see
+     * {@link TurnBudget#slowCalls}) end the loop, so what they emitted is handed over at once, and make the next loop
+     * hand each emit over as it happens (see {@link Outbox#pace}): a tuple never waits for a nextTuple that emitted it
+     * and then blocked. A loop whose calls are fast again goes back to filling batches.
+     */
     int runNextTuples(int max) {
         polled = false;
         if (!up || !activated || barredByStop) {
             return 0;
         }
+        outbox.pace(slowCalls);
         int emitted = 0;
+        int calls = 0;
         long start = System.nanoTime();
+        long elapsed = 0;
+        int timedCalls = 0;
         int checkMask = 0;
         for (int i = 0; i < max; i++) {
             if (maxPending > 0 && inFlight >= maxPending) {
@@ -134,6 +148,7 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
             }
             emittedThisCall = 0;
             polled = true;
+            calls++;
             try {
                 spout.nextTuple();
             } catch (Throwable t) {
@@ -142,24 +157,33 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
             }
             // One branch for both (a stop that gave up on this thread bars any further call; see StopSequence).
             if (emittedThisCall == 0 | barredByStop) {
+                elapsed = System.nanoTime() - start; // this call may have waited with tuples of the calls before
+                timedCalls = calls;
                 break;
             }
             emitted += emittedThisCall;
-            // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch. The
-            // clock is read after the first call; a fast spout is then checked every 64 calls, a slow one every call.
-            // The time decisions are arithmetic, not branches (see TurnBudget): over the turn's time, max drops
-            // to the calls made and the loop ends.
+            // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch, nor the
+            // tuples it emitted. The clock is read after the first call; while the calls are fast it is then read every
+            // 64 calls, else every call. The time decisions are arithmetic, not branches (see TurnBudget): over the
+            // turn's time, or at a slow pace, max drops to the calls made and the loop ends.
             if (i == 0 || ((i + 1) & checkMask) == 0) {
                 if (inbox.stopRequested()) {
                     break;
                 }
-                long elapsed = System.nanoTime() - start;
-                max -= (max - i - 1) * TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS);
-                if (i == 0) {
-                    checkMask = 63 * TurnBudget.exceeds(FAST_NEXT_TUPLE_NANOS, elapsed);
-                }
+                elapsed = System.nanoTime() - start;
+                timedCalls = calls;
+                int over = TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS)
+                    | TurnBudget.slowCalls(elapsed, calls);
+                max -= (max - i - 1) * over;
+                checkMask = 63 * TurnBudget.exceeds(FAST_NEXT_TUPLE_NANOS * calls, elapsed);
+                outbox.pace(over); // fast calls fill batches from here on, whatever the loop started with
             }
         }
+        // The pace of a loop that emitted, its last call included (a spout that waits in the call after an emit holds
+        // the tuple as much as one that waits after it), as last read, decides how the next loop hands over; a loop
+        // that emitted nothing leaves it as it was.
+        int measured = TurnBudget.exceeds(emitted, 0);
+        slowCalls = (TurnBudget.slowCalls(elapsed, timedCalls) & measured) | (slowCalls & (measured ^ 1));
         return emitted;
     }
 

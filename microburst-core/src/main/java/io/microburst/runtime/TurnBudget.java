@@ -13,6 +13,13 @@ final class TurnBudget {
     /** How long one turn may read input or call spouts before it reads its mail again. */
     static final long TURN_BUDGET_NANOS = 1_000_000;
 
+    /**
+     * Calls slower than this on average are slow: their executor hands each emit over at once (see
+     * {@link Outbox#pace}), since a batch filled by such calls may wait for any one of them to return. At this pace
+     * a hand-over (about a microsecond, waking the consumer included) costs at most about 1% of the calls' time.
+     */
+    static final long SLOW_CALL_NANOS = 100_000;
+
     private TurnBudget() {
     }
 
@@ -22,6 +29,11 @@ final class TurnBudget {
      */
     static int drainStaysTimed(long elapsedNanos, int tuples, int drainLimit) {
         return exceeds(elapsedNanos * drainLimit, TURN_BUDGET_NANOS * tuples - 1);
+    }
+
+    /** 1 when {@code calls} user calls took more than {@link #SLOW_CALL_NANOS} each on average, else 0. */
+    static int slowCalls(long elapsedNanos, int calls) {
+        return exceeds(elapsedNanos, SLOW_CALL_NANOS * calls);
     }
 
     /** 1 when {@code value > bound}, else 0, computed without a branch. */

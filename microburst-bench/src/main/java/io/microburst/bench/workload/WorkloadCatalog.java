@@ -8,6 +8,8 @@ import io.microburst.bench.topology.LatencyBolt;
 import io.microburst.bench.topology.NullBolt;
 import io.microburst.bench.topology.RandomMessageSpout;
 import io.microburst.bench.topology.SentenceSpout;
+import io.microburst.bench.topology.SleepAfterEmitBolt;
+import io.microburst.bench.topology.SleepAfterEmitSpout;
 import io.microburst.bench.topology.SortBolt;
 import io.microburst.bench.topology.SplitBolt;
 import io.microburst.bench.topology.StampSpout;
@@ -97,6 +99,10 @@ public final class WorkloadCatalog {
         all.add(latency(1));
         all.add(unfused(latency(1)));
         all.add(latency(500));
+        all.add(spoutSleepsAfterEmit());
+        all.add(unfused(spoutSleepsAfterEmit()));
+        all.add(boltSleepsAfterEmit());
+        all.add(unfused(boltSleepsAfterEmit()));
         return List.copyOf(all);
     }
 
@@ -375,6 +381,42 @@ public final class WorkloadCatalog {
                 return b.createTopology();
             })
             .ceiling(() -> new LatencyCeiling(tuplesPerMs), true)
+            .build();
+    }
+
+    /** How long the slow-call workloads sleep in a call after their emit. */
+    static final long SLOW_CALL_MILLIS = 10;
+
+    static Workload spoutSleepsAfterEmit() {
+        return Workload.named("spout-sleeps-after-emit")
+            .description("storm-perf LowThroughputTopo's shape: each nextTuple emits a tuple stamped with System.nanoTime() "
+                + "(message id, acking on) and then sleeps " + SLOW_CALL_MILLIS + " ms inside the call; the bolt records now "
+                + "minus the stamp")
+            .latency(LatencyKind.END_TO_END)
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 1)
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("sleepy", new SleepAfterEmitSpout(SLOW_CALL_MILLIS), 1);
+                b.setBolt("latency", new LatencyBolt(), 1).localOrShuffleGrouping("sleepy");
+                return b.createTopology();
+            })
+            .build();
+    }
+
+    static Workload boltSleepsAfterEmit() {
+        return Workload.named("bolt-sleeps-after-emit")
+            .description("A bolt's slow call after its emit: a spout emits a tuple every " + SLOW_CALL_MILLIS + " ms (sleeping "
+                + "in nextTuple); the middle bolt emits a tuple stamped with System.nanoTime() and then sleeps "
+                + SLOW_CALL_MILLIS / 2 + " ms inside execute; the last bolt records now minus the stamp; acking on")
+            .latency(LatencyKind.END_TO_END)
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 1)
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("sleepy", new SleepAfterEmitSpout(SLOW_CALL_MILLIS), 1);
+                b.setBolt("slow", new SleepAfterEmitBolt(SLOW_CALL_MILLIS / 2), 1).shuffleGrouping("sleepy");
+                b.setBolt("latency", new LatencyBolt(), 1).shuffleGrouping("slow");
+                return b.createTopology();
+            })
             .build();
     }
 }
