@@ -15,6 +15,7 @@ import io.microburst.blobstore.BlobStoreCalls;
 import io.microburst.blobstore.LocalBlobStore;
 import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
+import io.microburst.cluster.RebalanceOverrides;
 import io.microburst.cluster.NimbusFacade;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.cluster.Tracking;
@@ -89,6 +90,8 @@ public final class MicroburstCluster implements ILocalCluster {
     private static final Map<String, Object> LOCAL_MODE = Map.of(Config.TOPOLOGY_TRIDENT_BATCH_EMIT_INTERVAL_MILLIS, 50);
     /** storm-server's tracked topology, which {@link #submitTopology(String, Map, Object)} takes by name. */
     private static final String TRACKED_TOPOLOGY = "org.apache.storm.testing.TrackedTopology";
+    private static final String METRICS_REGISTRY = "org.apache.storm.metric.StormMetricsRegistry";
+    private Object metricRegistry;
 
     /**
      * A cluster as Storm's {@code new LocalCluster()}: Storm's default configuration (defaults.yaml, and storm.yaml if
@@ -146,9 +149,9 @@ public final class MicroburstCluster implements ILocalCluster {
      * named in {@code conf} (an {@link ISubmitterHook}) with the topology's info, {@code conf} and {@code topology}.
      */
     @Override
-    public ILocalTopology submitTopology(String topologyName, Map<String, Object> conf, StormTopology topology)
+    public LocalTopology submitTopology(String topologyName, Map<String, Object> conf, StormTopology topology)
         throws AlreadyAliveException, InvalidTopologyException {
-        ILocalTopology submitted = submitTopologyWithOpts(topologyName, conf, topology, null);
+        LocalTopology submitted = submitTopologyWithOpts(topologyName, conf, topology, null);
         Object hookName = conf == null ? null : conf.get(Config.STORM_TOPOLOGY_SUBMISSION_NOTIFIER_PLUGIN);
         if (hookName != null) {
             notifySubmitterHook(String.valueOf(hookName), topologyName, conf, topology);
@@ -175,6 +178,46 @@ public final class MicroburstCluster implements ILocalCluster {
         }
     }
 
+    /**
+     * The class loader the topology's components are deserialized with, each once here: the context class loader, or,
+     * when a class of theirs is not found there, the first loader of the calling code that finds them all (the loader
+     * Java serialization itself picks, and so Storm's local mode): a Clojure test's {@code reify}, for one, lives only
+     * in the loader of the code that made it.
+     */
+    private static ClassLoader topologyLoader(String topologyName, TopologyPlan plan) throws InvalidTopologyException {
+        ClassLoader context = contextLoader();
+        try {
+            Submission.checkComponentsDeserialize(topologyName, plan, context);
+            return context;
+        } catch (InvalidTopologyException refused) {
+            if (!classNotFound(refused)) {
+                throw refused;
+            }
+            List<ClassLoader> callers = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+                .walk(frames -> frames.map(f -> f.getDeclaringClass().getClassLoader())
+                    .filter(l -> l != null && l != context && l != ClassLoader.getPlatformClassLoader())
+                    .distinct().toList());
+            for (ClassLoader caller : callers) {
+                try {
+                    Submission.checkComponentsDeserialize(topologyName, plan, caller);
+                    return caller;
+                } catch (InvalidTopologyException e) {
+                    // its classes are not all there either
+                }
+            }
+            throw refused;
+        }
+    }
+
+    private static boolean classNotFound(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ClassNotFoundException || t instanceof NoClassDefFoundError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static ClassLoader contextLoader() {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         return loader != null ? loader : MicroburstCluster.class.getClassLoader();
@@ -188,14 +231,14 @@ public final class MicroburstCluster implements ILocalCluster {
      *
      * @throws IllegalArgumentException naming the type when {@code topology} is neither
      */
-    public ILocalTopology submitTopology(String topologyName, Map<String, Object> conf, Object topology)
+    public LocalTopology submitTopology(String topologyName, Map<String, Object> conf, Object topology)
         throws AlreadyAliveException, InvalidTopologyException {
         return submitTopologyWithOpts(topologyName, conf, stormTopologyOf(topology), null);
     }
 
     /** As {@link #submitTopology(String, Map, Object)}, with submit options. */
-    public ILocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, Object topology,
-                                                 SubmitOptions submitOpts)
+    public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, Object topology,
+                                                SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
         return submitTopologyWithOpts(topologyName, conf, stormTopologyOf(topology), submitOpts);
     }
@@ -220,8 +263,8 @@ public final class MicroburstCluster implements ILocalCluster {
     }
 
     @Override
-    public ILocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
-                                                 SubmitOptions submitOpts)
+    public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
+                                                SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
         checkOpen();
         Submission.validateName(topologyName);
@@ -235,11 +278,7 @@ public final class MicroburstCluster implements ILocalCluster {
         // As Nimbus, which validates what a topology sets, not its own configuration under it
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, submitted, clusterConf);
         boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        if (loader == null) {
-            loader = MicroburstCluster.class.getClassLoader();
-        }
-        Submission.checkComponentsDeserialize(topologyName, plan, loader);
+        ClassLoader loader = topologyLoader(topologyName, plan);
         boolean usesBlobs = topoConf.get(Config.TOPOLOGY_BLOBSTORE_MAP) != null;
         if (usesBlobs) {
             BlobLocalizer.validate(topoConf, blobStore().store());
@@ -281,7 +320,7 @@ public final class MicroburstCluster implements ILocalCluster {
             invalid.initCause(e);
             throw invalid;
         }
-        return new LocalTopology(topologyName);
+        return new LocalTopology(topologyName, topology);
     }
 
     /**
@@ -356,7 +395,9 @@ public final class MicroburstCluster implements ILocalCluster {
     /**
      * Changes executor counts per component, each between 1 and the component's task count, after wait_secs
      * (default: the message timeout) with the spouts deactivated, as Storm does; returns at once. The number of
-     * workers has no meaning in one process and is ignored.
+     * workers has no meaning in one process and is ignored. As Nimbus, the topology_conf_overrides and
+     * topology_resources_overrides change, when the new executors start, what {@link #getTopologyConf} and
+     * {@link #getTopology} return; the components keep running with the configuration they were submitted with.
      */
     @Override
     public void rebalance(String name, RebalanceOptions options) throws NotAliveException, InvalidTopologyException {
@@ -366,7 +407,19 @@ public final class MicroburstCluster implements ILocalCluster {
         runtime.plan().checkRebalance(counts);
         int wait = options != null && options.is_set_wait_secs() ? options.get_wait_secs()
             : runtime.plan().defaultWaitSecs();
-        runtime.rebalance(counts, wait);
+        Map<String, Object> confOverrides = options == null || !options.is_set_topology_conf_overrides() ? Map.of()
+            : RebalanceOverrides.confOverrides(name, options.get_topology_conf_overrides());
+        Map<String, Map<String, Double>> resources = options == null || !options.is_set_topology_resources_overrides()
+            ? Map.of() : options.get_topology_resources_overrides();
+        // as Nimbus, when the new executors start
+        runtime.rebalance(counts, wait, () -> {
+            if (!resources.isEmpty()) {
+                runtime.storeTopology(RebalanceOverrides.withResources(runtime.storedTopology(), resources));
+            }
+            if (!confOverrides.isEmpty()) {
+                runtime.storeConf(RebalanceOverrides.withConf(runtime.storedConf(), confOverrides));
+            }
+        });
     }
 
     @Override
@@ -378,13 +431,13 @@ public final class MicroburstCluster implements ILocalCluster {
     @Override
     public String getTopologyConf(String id) throws NotAliveException {
         // The transactional state server's secret stays in the process.
-        return JSONValue.toJSONString(Utils.redactValue(topologies.byId(id).plan().conf(),
+        return JSONValue.toJSONString(Utils.redactValue(topologies.byId(id).storedConf(),
             Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
     }
 
     @Override
     public StormTopology getTopology(String id) throws NotAliveException {
-        return topologies.byId(id).plan().topology().deepCopy();
+        return topologies.byId(id).storedTopology().deepCopy();
     }
 
     @Override
@@ -537,6 +590,27 @@ public final class MicroburstCluster implements ILocalCluster {
             }
         }
         return 10_000;
+    }
+
+    /**
+     * A storm-server {@code org.apache.storm.metric.StormMetricsRegistry}, as Storm's
+     * {@code LocalCluster.getMetricRegistry()}, for {@code new LocalDRPC(cluster.getMetricRegistry())}: made at the first
+     * call, one per cluster. Its type is a type parameter so that programs without storm-server on their class path
+     * (where {@code LocalDRPC} is too) still compile against this class.
+     *
+     * @throws IllegalStateException when storm-server is not on the class path
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T> T getMetricRegistry() {
+        if (metricRegistry == null) {
+            try {
+                metricRegistry = Class.forName(METRICS_REGISTRY, true, contextLoader()).getConstructor().newInstance();
+            } catch (ReflectiveOperationException | LinkageError e) {
+                throw new IllegalStateException("getMetricRegistry() makes a " + METRICS_REGISTRY
+                    + ", which is in org.apache.storm:storm-server (as LocalDRPC is): add it to the class path", e);
+            }
+        }
+        return (T) metricRegistry;
     }
 
     /**
@@ -722,10 +796,16 @@ public final class MicroburstCluster implements ILocalCluster {
         }
     }
 
-    private final class LocalTopology implements ILocalTopology {
+    /**
+     * What {@code submitTopology} returns, as Storm's {@code LocalCluster.LocalTopology}: a copy of the submitted
+     * topology that kills it when closed.
+     */
+    public final class LocalTopology extends StormTopology implements ILocalTopology {
+        private static final long serialVersionUID = 1L;
         private final String name;
 
-        LocalTopology(String name) {
+        LocalTopology(String name, StormTopology topology) {
+            super(topology);
             this.name = name;
         }
 

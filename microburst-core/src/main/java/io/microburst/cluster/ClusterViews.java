@@ -43,6 +43,9 @@ public final class ClusterViews {
      * components Storm adds ({@code __acker}, {@code __eventlogger}, {@code __metrics...}, one task per executor), whose
      * task ids Microburst reserves, so that {@code storm list}, the UI and scripts show the numbers Storm shows.
      */
+    /** The scheduling status of every topology. */
+    public static final String SCHEDULED = "Fully Scheduled in one process";
+
     public static TopologySummary summary(TopologyRuntime runtime) {
         int systemTasks = 0;
         for (List<Integer> ids : runtime.plan().systemComponentTasks().values()) {
@@ -52,6 +55,8 @@ public final class ClusterViews {
             runtime.plan().taskCount() + systemTasks, runtime.componentExecutorCount() + systemTasks, 1,
             runtime.uptimeSecs(), runtime.status());
         s.set_owner(System.getProperty("user.name", ""));
+        // what Storm's schedulers report; here every executor always runs in this process
+        s.set_sched_status(SCHEDULED);
         return s;
     }
 
@@ -75,6 +80,7 @@ public final class ClusterViews {
         TopologyInfo info = new TopologyInfo(runtime.plan().stormId(), runtime.plan().name(), runtime.uptimeSecs(),
             executors, runtime.status(), errors);
         info.set_owner(System.getProperty("user.name", ""));
+        info.set_sched_status(SCHEDULED);
         return info;
     }
 

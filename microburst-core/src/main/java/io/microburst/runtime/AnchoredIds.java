@@ -6,6 +6,7 @@ import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
 
 /**
  * Message ids of a bolt's anchored emits, as Storm's acker defines them: each anchor gets a fresh edge id, XORed into
@@ -22,7 +23,11 @@ final class AnchoredIds {
     MessageId of(Collection<Tuple> anchors, TaskRunner task) {
         int count = 0;
         for (Tuple anchor : anchors) {
-            if (!(anchor instanceof RoutedTuple rt) || !(rt.getMessageId() instanceof TrackedMessageId id)) {
+            if (!(anchor instanceof RoutedTuple rt)) {
+                count = copiedAnchor(anchor, task, count);
+                continue;
+            }
+            if (!(rt.getMessageId() instanceof TrackedMessageId id)) {
                 continue;
             }
             long edge = task.nextId();
@@ -38,6 +43,22 @@ final class AnchoredIds {
             return TrackedMessageId.of(anchorTrees[0], anchorEdges[0]);
         }
         return TrackedMessageId.of(Arrays.copyOf(anchorTrees, count), Arrays.copyOf(anchorEdges, count));
+    }
+
+    /**
+     * An anchor that is a copy of a tuple the task was given (a {@link TupleImpl} made from it, as storm-clojure's
+     * ClojureTuple): as in Storm, the copy has the tuple's message id and an ack value of its own.
+     */
+    private int copiedAnchor(Tuple anchor, TaskRunner task, int count) {
+        if (!(anchor instanceof TupleImpl copy) || !(copy.getMessageId() instanceof TrackedMessageId id)) {
+            return count;
+        }
+        long edge = task.nextId();
+        copy.updateAckVal(edge);
+        for (int j = 0; j < id.treeCount(); j++) {
+            count = addAnchorEdge(id.tree(j), edge, count);
+        }
+        return count;
     }
 
     private int addAnchorEdge(TupleTree tree, long edge, int count) {

@@ -8,6 +8,7 @@ import org.apache.storm.hooks.info.BoltAckInfo;
 import org.apache.storm.hooks.info.BoltFailInfo;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
 import org.apache.storm.tuple.Values;
 
 /**
@@ -44,6 +45,8 @@ final class BoltAcks {
             if (index >= 0 && rt.target() == task) {
                 stats.boltAcked(index, processNanos);
             }
+        } else if (input instanceof TupleImpl copy && copy.getMessageId() instanceof TrackedMessageId id) {
+            id.ack(copy.getAckVal()); // a copy of a tuple the task was given (see AnchoredIds), as Storm acks it
         }
         if (!task.hooks.isEmpty()) {
             ackHooks(input, processNanos);
@@ -53,7 +56,7 @@ final class BoltAcks {
     /** As Storm's ack: the emit hooks of its messages to the acker (one per root), then the boltAck hooks. */
     private void ackHooks(Tuple input, long processNanos) {
         if (task.acking) {
-            long ackVal = input instanceof RoutedTuple rt ? rt.getAckVal() : 0;
+            long ackVal = input instanceof TupleImpl t ? t.getAckVal() : 0;
             for (Map.Entry<Long, Long> root : roots(input).entrySet()) {
                 task.ackerEmitHooks("__ack_ack", new Values(root.getKey(), root.getValue() ^ ackVal));
             }

@@ -14,6 +14,7 @@ import io.microburst.plan.FusionPlan;
 import io.microburst.plan.ParallelismPolicy;
 import io.microburst.plan.TopologyPlan;
 import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.utils.ObjectReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,8 @@ public final class TopologyRuntime {
     private final long launchMillis = System.currentTimeMillis();
     private volatile FusionPlan fusion;
     private volatile String status = "ACTIVE";
+    private volatile Map<String, Object> storedConf;
+    private volatile StormTopology storedTopology;
     private volatile String haltReason;
     private volatile boolean stopped;
     private volatile boolean killing;
@@ -232,6 +235,11 @@ public final class TopologyRuntime {
      * are created and prepared afresh, as in Storm's new workers), and the spouts are activated again if they were.
      */
     public void rebalance(Map<String, Integer> executorCounts, int waitSecs) {
+        rebalance(executorCounts, waitSecs, () -> { });
+    }
+
+    /** As {@link #rebalance(Map, int)}; {@code atRelaunch} runs first when the new executors are about to start. */
+    public void rebalance(Map<String, Integer> executorCounts, int waitSecs, Runnable atRelaunch) {
         boolean wasActive;
         synchronized (this) {
             if (stopped || killing) {
@@ -241,7 +249,7 @@ public final class TopologyRuntime {
             setActive(false);
             status = "REBALANCING";
         }
-        Runnable relaunch = () -> relaunch(executorCounts, wasActive);
+        Runnable relaunch = () -> relaunch(executorCounts, wasActive, atRelaunch);
         if (waitSecs <= 0) {
             relaunch.run();
         } else {
@@ -249,10 +257,12 @@ public final class TopologyRuntime {
         }
     }
 
-    private synchronized void relaunch(Map<String, Integer> executorCounts, boolean activeAfter) {
+    private synchronized void relaunch(Map<String, Integer> executorCounts, boolean activeAfter,
+                                       Runnable atRelaunch) {
         if (stopped || killing) {
             return;
         }
+        atRelaunch.run();
         stopExecutors(false);
         timers.cancelAll();
         stats.history().clear();
@@ -340,6 +350,34 @@ public final class TopologyRuntime {
 
     public TopologyPlan plan() {
         return plan;
+    }
+
+    /**
+     * The configuration Nimbus keeps for this topology: the submitted one until a rebalance overrides some of it
+     * (Storm's {@code topology_conf_overrides}).
+     */
+    public Map<String, Object> storedConf() {
+        Map<String, Object> conf = storedConf;
+        return conf != null ? conf : plan.conf();
+    }
+
+    /** Replaces what {@link #storedConf()} returns. */
+    public void storeConf(Map<String, Object> conf) {
+        storedConf = conf;
+    }
+
+    /**
+     * The topology Nimbus keeps: the submitted one until a rebalance overrides component resources (Storm's
+     * {@code topology_resources_overrides}).
+     */
+    public StormTopology storedTopology() {
+        StormTopology topology = storedTopology;
+        return topology != null ? topology : plan.topology();
+    }
+
+    /** Replaces what {@link #storedTopology()} returns. */
+    public void storeTopology(StormTopology topology) {
+        storedTopology = topology;
     }
 
     public String status() {

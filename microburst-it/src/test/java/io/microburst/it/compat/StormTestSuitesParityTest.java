@@ -4,20 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.microburst.MicroburstCluster;
+import io.microburst.it.support.Await;
 import io.microburst.it.support.Runtimes;
 import io.microburst.it.support.StormHalts;
 import java.io.File;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,12 +37,17 @@ import javax.tools.ToolProvider;
 import org.apache.storm.Config;
 import org.apache.storm.ILocalCluster;
 import org.apache.storm.LocalCluster;
+import org.apache.storm.LocalDRPC;
 import org.apache.storm.Testing;
+import org.apache.storm.drpc.LinearDRPCTopologyBuilder;
 import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.RebalanceOptions;
+import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.hooks.BaseTaskHook;
 import org.apache.storm.hooks.info.EmitInfo;
 import org.apache.storm.shade.net.minidev.json.JSONArray;
 import org.apache.storm.shade.net.minidev.json.JSONObject;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.testing.AckTracker;
@@ -44,8 +58,10 @@ import org.apache.storm.testing.TestConfBolt;
 import org.apache.storm.testing.TestPlannerSpout;
 import org.apache.storm.testing.TestWordSpout;
 import org.apache.storm.testing.TrackedTopology;
+import org.apache.storm.topology.BasicOutputCollector;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.topology.base.BaseBasicBolt;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
@@ -56,7 +72,10 @@ import org.junit.jupiter.api.Test;
  * What Storm 2.8.3's own storm-core tests (TopologyIntegrationTest, TestingTest) need from a cluster, checked on
  * Storm's LocalCluster and on {@link MicroburstCluster.Builder} alike: a {@code TrackedTopology} submitted as it is,
  * subscriptions to a component's {@code __system} stream, the emit hooks Storm calls for acker messages, and the
- * component-level Kryo configuration Nimbus merges into the topology's.
+ * component-level Kryo configuration Nimbus merges into the topology's, LocalDRPC on the cluster's metric registry,
+ * rebalance overrides, bolts that ack copies of their input. With Storm 2.8.3's source release unpacked (see
+ * {@link #SOURCE_RELEASE_HOW_TO}), it also runs storm-server's TestRebalance and storm-core's Clojure Trident
+ * integration suite on Microburst, with only the line that makes the cluster changed.
  */
 class StormTestSuitesParityTest {
     /** The emits each task's hook saw, as "stream:outTaskCount", by scope and component. */
@@ -355,6 +374,281 @@ class StormTestSuitesParityTest {
         }
     }
 
+    // ---------------------------------------------------------------- LocalDRPC and the topology handle
+
+    @Test
+    void localDrpcTakesTheClusterMetricRegistryOnMicroburst() throws Exception {
+        try (MicroburstCluster cluster = new MicroburstCluster();
+             LocalDRPC drpc = new LocalDRPC(cluster.getMetricRegistry())) {
+            assertSame(cluster.getMetricRegistry(), cluster.getMetricRegistry(), "one registry per cluster");
+            MicroburstCluster.LocalTopology handle = checkLocalDrpcAndHandle(cluster, drpc);
+            handle.close();
+            assertThrows(org.apache.storm.generated.NotAliveException.class,
+                () -> cluster.getTopologySummaryByName("exclaim"), "closing the handle kills the topology");
+        }
+    }
+
+    @Test
+    void localDrpcTakesTheClusterMetricRegistryOnStorm() throws Exception {
+        StormHalts.guard();
+        try (LocalCluster cluster = new LocalCluster();
+             LocalDRPC drpc = new LocalDRPC(cluster.getMetricRegistry())) {
+            checkLocalDrpcAndHandle(cluster, drpc).close();
+        }
+    }
+
+    /** As Storm's DRPC and Trident integration suites: a linear DRPC topology answers; the handle is the topology. */
+    @SuppressWarnings("unchecked")
+    private static <T extends ILocalCluster.ILocalTopology> T checkLocalDrpcAndHandle(ILocalCluster cluster,
+                                                                                     LocalDRPC drpc) throws Exception {
+        LinearDRPCTopologyBuilder builder = new LinearDRPCTopologyBuilder("exclaim");
+        builder.addBolt(new ExclaimBolt(), 2);
+        org.apache.storm.generated.StormTopology topology = builder.createLocalTopology(drpc);
+        ILocalCluster.ILocalTopology handle = cluster.submitTopology("exclaim", new Config(), topology);
+        assertEquals("a!", drpc.execute("exclaim", "a"));
+        assertEquals("bc!", drpc.execute("exclaim", "bc"));
+        assertInstanceOf(org.apache.storm.generated.StormTopology.class, handle);
+        assertEquals(topology.get_bolts().keySet(),
+            ((org.apache.storm.generated.StormTopology) handle).get_bolts().keySet());
+        return (T) handle;
+    }
+
+    // ---------------------------------------------------------------- bolts that ack a copy of their input
+
+    @Test
+    void ackOfACopiedTupleCompletesTheTreeOnMicroburst() throws Exception {
+        checkAckOfACopiedTuple(Runtimes.MICROBURST);
+    }
+
+    @Test
+    void ackOfACopiedTupleCompletesTheTreeOnStorm() throws Exception {
+        checkAckOfACopiedTuple(Runtimes.STORM);
+    }
+
+    /** As storm-clojure's bolts, which anchor to and ack a ClojureTuple made from their input (grouping_test.clj). */
+    private static void checkAckOfACopiedTuple(String runtime) throws Exception {
+        if (Runtimes.isStorm(runtime)) {
+            StormHalts.guard();
+        }
+        try (ILocalCluster cluster = Runtimes.isStorm(runtime)
+            ? new LocalCluster.Builder().withSimulatedTime().withTracked().build()
+            : new MicroburstCluster.Builder().withSimulatedTime().withTracked().build()) {
+            FeederSpout feeder = new FeederSpout(new Fields("word"));
+            AckTracker acks = new AckTracker();
+            feeder.setAckFailDelegate(acks);
+            TopologyBuilder builder = new TopologyBuilder();
+            builder.setSpout("words", feeder);
+            builder.setBolt("copy", new CopyAckingBolt(), 2).shuffleGrouping("words");
+            builder.setBolt("echo", new IdentityEmitter()).shuffleGrouping("copy");
+            TrackedTopology tracked = Testing.mkTrackedTopology(cluster, builder.createTopology());
+            cluster.submitTopology("copies", new Config(), tracked.getTopology());
+            feeder.feed(new Values("a"), 1);
+            feeder.feed(new Values("b"), 2);
+            Testing.trackedWait(tracked, 2);
+            assertEquals(2, acks.getNumAcks(), runtime + ": both trees complete through the copies' acks");
+        }
+    }
+
+    /** Emits anchored to a copy of its input ({@code new TupleImpl(input)}) and acks the copy. */
+    static final class CopyAckingBolt extends BaseRichBolt {
+        private OutputCollector collector;
+
+        @Override
+        public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            Tuple copy = new org.apache.storm.tuple.TupleImpl(input);
+            collector.emit(copy, copy.getValues());
+            collector.ack(copy);
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("word"));
+        }
+    }
+
+    // ---------------------------------------------------------------- rebalance with overrides (TestRebalance)
+
+    /**
+     * As Storm's TestRebalance, whose run on Storm's LocalCluster (with the resource-aware scheduler) is the reference:
+     * on a loaded machine that cluster can take over a minute to stop its worker slot, so it is not repeated here.
+     */
+    @Test
+    void rebalanceOverridesConfAndResourcesOnMicroburst() throws Exception {
+        try (ILocalCluster cluster = new MicroburstCluster.Builder().withDaemonConf(resourceAwareConf()).build()) {
+            checkRebalanceOverrides(cluster);
+            RebalanceOptions bad = new RebalanceOptions();
+            bad.set_topology_conf_overrides("{not json");
+            InvalidTopologyException refused = assertThrows(InvalidTopologyException.class,
+                () -> cluster.rebalance("resources", bad));
+            assertTrue(refused.getMessage().contains("'resources'")
+                && refused.getMessage().contains("topology_conf_overrides"), refused.getMessage());
+        }
+    }
+
+    /** The cluster settings of Storm's TestRebalance: the resource-aware scheduler and component resources. */
+    private static Map<String, Object> resourceAwareConf() {
+        Map<String, Object> conf = new HashMap<>();
+        conf.put("storm.scheduler", "org.apache.storm.scheduler.resource.ResourceAwareScheduler");
+        conf.put("resource.aware.scheduler.priority.strategy",
+            "org.apache.storm.scheduler.resource.strategies.priority.DefaultSchedulingPriorityStrategy");
+        conf.put(Config.TOPOLOGY_SCHEDULER_STRATEGY,
+            "org.apache.storm.scheduler.resource.strategies.scheduling.DefaultResourceAwareStrategy");
+        conf.put(Config.TOPOLOGY_COMPONENT_CPU_PCORE_PERCENT, 10.0);
+        conf.put(Config.TOPOLOGY_COMPONENT_RESOURCES_OFFHEAP_MEMORY_MB, 10.0);
+        conf.put(Config.TOPOLOGY_COMPONENT_RESOURCES_ONHEAP_MEMORY_MB, 100.0);
+        conf.put(Config.TOPOLOGY_WORKER_MAX_HEAP_SIZE_MB, Double.MAX_VALUE);
+        return conf;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void checkRebalanceOverrides(ILocalCluster cluster) throws Exception {
+        TopologyBuilder builder = new TopologyBuilder();
+        builder.setSpout("spout-1", new TestWordSpout(true), 2);
+        builder.setBolt("bolt-1", new IdentityEmitter(), 2).shuffleGrouping("spout-1");
+        cluster.submitTopology("resources", new HashMap<>(), builder.createTopology());
+        String id = cluster.getTopologySummaryByName("resources").get_id();
+        Await.until("the topology is scheduled", () -> {
+            try {
+                TopologySummary summary = cluster.getTopologySummaryByName("resources");
+                return "ACTIVE".equals(summary.get_status()) && summary.get_sched_status() != null
+                    && !summary.get_sched_status().isEmpty();
+            } catch (Exception e) {
+                return false;
+            }
+        }, Duration.ofSeconds(60));
+
+        RebalanceOptions options = new RebalanceOptions();
+        options.set_wait_secs(0);
+        options.set_topology_resources_overrides(Map.of("spout-1", Map.of(
+            Config.TOPOLOGY_COMPONENT_RESOURCES_ONHEAP_MEMORY_MB, 120.0,
+            Config.TOPOLOGY_COMPONENT_CPU_PCORE_PERCENT, 25.0, "gpu.count", 5.0)));
+        options.set_topology_conf_overrides("{\"" + Config.TOPOLOGY_WORKER_MAX_HEAP_SIZE_MB + "\": 768.0, \""
+            + Config.TOPOLOGY_SUBMITTER_USER + "\": \"someone-else\"}");
+        String user = (String) ((Map<String, Object>) JSONValue.parse(cluster.getTopologyConf(id)))
+            .get(Config.TOPOLOGY_SUBMITTER_USER);
+        cluster.rebalance("resources", options);
+
+        Await.until("the configuration override is stored", () -> {
+            try {
+                Map<String, Object> conf = (Map<String, Object>) JSONValue.parse(cluster.getTopologyConf(id));
+                return Double.valueOf(768.0).equals(conf.get(Config.TOPOLOGY_WORKER_MAX_HEAP_SIZE_MB));
+            } catch (Exception e) {
+                return false;
+            }
+        }, Duration.ofSeconds(60));
+        Map<String, Object> conf = (Map<String, Object>) JSONValue.parse(cluster.getTopologyConf(id));
+        assertEquals(user, conf.get(Config.TOPOLOGY_SUBMITTER_USER), "Nimbus drops the submitter from overrides");
+        String spoutConf = cluster.getTopology(id).get_spouts().get("spout-1").get_common().get_json_conf();
+        Map<String, Object> resources = (Map<String, Object>) ((Map<String, Object>) JSONValue.parse(spoutConf))
+            .get(Config.TOPOLOGY_COMPONENT_RESOURCES_MAP);
+        assertEquals(25.0, ((Number) resources.get(org.apache.storm.Constants.COMMON_CPU_RESOURCE_NAME)).doubleValue());
+        assertEquals(120.0,
+            ((Number) resources.get(org.apache.storm.Constants.COMMON_ONHEAP_MEMORY_RESOURCE_NAME)).doubleValue());
+        assertEquals(5.0, ((Number) resources.get("gpu.count")).doubleValue());
+        String boltConf = cluster.getTopology(id).get_bolts().get("bolt-1").get_common().get_json_conf();
+        assertTrue(boltConf == null || !boltConf.contains("gpu.count"), "only the components named change: " + boltConf);
+    }
+
+    // ---------------------------------------------------------------- Storm's own suites, from its source release
+
+    /**
+     * storm-server's TestRebalance, compiled from Storm 2.8.3's source release with only the line that makes the
+     * cluster changed, and run here (JUnit 5, as Storm runs it).
+     */
+    @Test
+    void stormRebalanceSuiteRunsOnMicroburst() throws Exception {
+        Path release = stormSourceRelease();
+        assumeTrue(release != null, SOURCE_RELEASE_HOW_TO);
+        Path test = release.resolve("storm-server/src/test/java/org/apache/storm");
+        Path work = Files.createDirectories(Path.of("target", "storm-suites", "rebalance").toAbsolutePath());
+        Path sources = work.resolve("src");
+        copyWithClusterLine(test.resolve("TestRebalance.java"), sources.resolve("org/apache/storm/TestRebalance.java"),
+            "new LocalCluster.Builder()", "new io.microburst.MicroburstCluster.Builder()");
+        copyWithClusterLine(test.resolve("scheduler/resource/TestUtilsForResourceAwareScheduler.java"),
+            sources.resolve("org/apache/storm/scheduler/resource/TestUtilsForResourceAwareScheduler.java"), null, null);
+        Map<String, String> notBuilt = new LinkedHashMap<>();
+        Path classes = StormExamplesParityTest.compile(sources, work.resolve("classes"), notBuilt);
+        assertEquals(Map.of(), notBuilt, "Storm's TestRebalance compiles against MicroburstCluster");
+        List<String> failures = new ArrayList<>();
+        int passed = 0;
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+            getClass().getClassLoader())) {
+            Class<?> suite = loader.loadClass("org.apache.storm.TestRebalance");
+            for (Method m : suite.getMethods()) {
+                if (m.isAnnotationPresent(Test.class)) {
+                    try {
+                        m.invoke(suite.getConstructor().newInstance());
+                        passed++;
+                    } catch (InvocationTargetException e) {
+                        failures.add(m.getName() + ": " + e.getCause());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(1, passed, "TestRebalance's one test ran");
+    }
+
+    /**
+     * storm-core's Trident integration suite (integration/org/apache/storm/trident/integration_test.clj), as Storm
+     * 2.8.3's source release has it with only {@code (LocalCluster. )} changed, run by clojure.test in its own JVM
+     * with the Clojure namespaces of the release's storm-clojure.
+     */
+    @Test
+    void stormTridentClojureSuiteRunsOnMicroburst() throws Exception {
+        Path release = stormSourceRelease();
+        assumeTrue(release != null, SOURCE_RELEASE_HOW_TO);
+        Path work = Files.createDirectories(Path.of("target", "storm-suites", "trident").toAbsolutePath());
+        String path = "integration/org/apache/storm/trident/integration_test.clj";
+        copyWithClusterLine(release.resolve("storm-core/test/clj").resolve(path), work.resolve("clj").resolve(path),
+            "(LocalCluster. )", "(io.microburst.MicroburstCluster. )");
+        String namespace = "integration.org.apache.storm.trident.integration-test";
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx1g", "-cp", String.join(File.pathSeparator, work.resolve("clj").toString(),
+                release.resolve("storm-clojure/src/clj").toString(), LocalModes.classPath()),
+            "clojure.main", "-e", "(require '" + namespace + ") (let [r (clojure.test/run-tests '" + namespace
+                + ")] (shutdown-agents) (System/exit (if (clojure.test/successful? r) 0 1)))");
+        Path log = work.resolve("output.txt");
+        Process process = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
+            .redirectOutput(log.toFile()).start();
+        if (!process.waitFor(10, java.util.concurrent.TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("Storm's Trident suite did not finish in 10 minutes; see " + log);
+        }
+        String output = Files.readString(log);
+        String summary = output.lines().filter(l -> l.startsWith("Ran ") || l.contains(" failures, "))
+            .collect(Collectors.joining("; "));
+        assertEquals(0, process.exitValue(), "Storm's Trident suite on Microburst: " + summary + "; see " + log);
+        assertTrue(summary.contains("Ran 9 tests") && summary.contains("0 failures, 0 errors"), summary);
+    }
+
+    static final String SOURCE_RELEASE_HOW_TO = "Storm's own test suites come with its source release, on Maven "
+        + "Central: mvn dependency:unpack -Dartifact=org.apache.storm:storm:2.8.3:zip:source-release "
+        + "-DoutputDirectory=microburst-it/target, or pass -Dmicroburst.storm.src=<the unpacked storm-2.8.3 directory>";
+
+    /** The unpacked source release: -Dmicroburst.storm.src, MICROBURST_STORM_SRC, or target/storm-2.8.3. */
+    static Path stormSourceRelease() {
+        String given = System.getProperty("microburst.storm.src", System.getenv("MICROBURST_STORM_SRC"));
+        Path dir = given != null && !given.isBlank() ? Path.of(given) : Path.of("target", "storm-2.8.3");
+        return Files.isDirectory(dir.resolve("storm-core/test")) ? dir.toAbsolutePath() : null;
+    }
+
+    /** Copies a source of Storm's, with {@code from} (the line that makes the cluster) replaced by {@code to}. */
+    private static void copyWithClusterLine(Path source, Path target, String from, String to) throws Exception {
+        String text = Files.readString(source);
+        if (from != null) {
+            assertTrue(text.contains(from), source + " makes its cluster with " + from);
+            text = text.replace(from, to);
+        }
+        Files.createDirectories(target.getParent());
+        Files.writeString(target, text);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private static ILocalCluster cluster(String runtime, Map<String, Object> daemonConf) throws Exception {
@@ -379,6 +673,19 @@ class StormTestSuitesParityTest {
         param.setMockedSources(sources);
         param.setTimeoutMs(90_000);
         return param;
+    }
+
+    /** A linear DRPC bolt: appends "!" to the request's argument. */
+    static final class ExclaimBolt extends BaseBasicBolt {
+        @Override
+        public void execute(Tuple input, BasicOutputCollector collector) {
+            collector.emit(new Values(input.getValue(0), input.getString(1) + "!"));
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("id", "result"));
+        }
     }
 
     /** Emits its input's values, anchored, and acks it. */
