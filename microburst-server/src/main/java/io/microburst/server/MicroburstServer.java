@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * classes work against it unchanged. Topologies are kept in the data folder and come back, in their last status, when
  * the server starts again.
  *
- * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}).
+ * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}), and on
+ * {@code logviewer.port} each topology's worker log ({@link WorkerLogs}, {@link LogViewer}).
  *
  * <p>Listens on 127.0.0.1 unless {@value ServerConfig#BIND} says otherwise, and refuses to listen on any other address
  * unless an authenticating Thrift transport (for example Storm's SASL digest plugin) is configured. Thread-safe;
@@ -50,6 +51,8 @@ public final class MicroburstServer implements AutoCloseable {
     private final String host;
     private final Path dataDir;
     private final WebServer web;
+    private final WorkerLogs workerLogs;
+    private final LogViewer logViewer;
 
     private MicroburstServer(Map<String, Object> conf) throws IOException {
         this.conf = conf;
@@ -82,9 +85,11 @@ public final class MicroburstServer implements AutoCloseable {
             : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
         Map<String, Object> clusterConf = new HashMap<>(conf);
         clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
+        this.workerLogs = new WorkerLogs(dir.resolve("logs").resolve("workers-artifacts"));
         this.cluster = new MicroburstCluster(clusterConf);
         this.nimbus = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
-            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host);
+            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
+            workerLogs);
         nimbus.restore();
         this.thrift = new ThriftServer(conf, new Nimbus.Processor<>(ThriftErrors.wrap(nimbus)), ThriftConnectionType.NIMBUS);
         nimbus.advertisedPort(thrift.getPort());
@@ -95,7 +100,20 @@ public final class MicroburstServer implements AutoCloseable {
         } catch (Exception e) {
             thrift.stop();
             cluster.close();
+            workerLogs.close();
             throw new IOException("cannot start the web server on " + bind + ":" + ServerConfig.uiPort(conf) + ": " + e, e);
+        }
+        this.logViewer = startLogViewer(workerLogs, bind, ServerConfig.logViewerPort(conf));
+    }
+
+    /** The logviewer, or null (logged) when its port cannot be had: the worker logs are still written. */
+    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port) {
+        try {
+            return new LogViewer(logs, bind, port);
+        } catch (Exception e) {
+            LOG.warn("No logviewer: cannot listen on {}:{} ({}); worker logs are still written to {}; set {} to a free "
+                + "port to serve them", bind, port, e.toString(), logs.root(), ServerConfig.LOGVIEWER_PORT);
+            return null;
         }
     }
 
@@ -148,6 +166,16 @@ public final class MicroburstServer implements AutoCloseable {
         return web.port();
     }
 
+    /** The logviewer's port (worker logs), or -1 when it could not listen. */
+    public int logViewerPort() {
+        return logViewer == null ? -1 : logViewer.port();
+    }
+
+    /** The folder holding each topology's {@code ID/PORT/worker.log}, as a Storm supervisor's workers-artifacts. */
+    public Path workerLogsDir() {
+        return workerLogs.root();
+    }
+
     /** The folder where topologies are stored. */
     public Path dataDir() {
         return dataDir;
@@ -175,6 +203,9 @@ public final class MicroburstServer implements AutoCloseable {
     /** Stops serving and stops every topology; stored topologies stay stored and come back at the next start. */
     @Override
     public void close() {
+        if (logViewer != null) {
+            logViewer.close();
+        }
         web.close();
         thrift.stop();
         try {
@@ -183,6 +214,7 @@ public final class MicroburstServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         cluster.close();
+        workerLogs.close();
         scheduler.shutdownNow();
         try {
             lock.release();

@@ -57,7 +57,8 @@ public final class ServerRun {
         }, "microburst-server-shutdown"));
         out.println("microburst server: Nimbus Thrift on " + server.host() + ":" + server.thriftPort()
             + ", pages, Storm UI REST API and /metrics on http://" + server.host() + ":" + server.uiPort()
-            + "/, topologies stored in " + server.dataDir());
+            + "/, " + (server.logViewerPort() < 0 ? "no logviewer" : "worker logs on http://" + server.host() + ":"
+            + server.logViewerPort() + "/api/v1/") + ", topologies stored in " + server.dataDir());
         stopped.await();
         return 0;
     }
