@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * classes work against it unchanged. Topologies are kept in the data folder and come back, in their last status, when
  * the server starts again.
  *
- * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}), and with
+ * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}), on
+ * {@code logviewer.port} each topology's worker log ({@link WorkerLogs}, {@link LogViewer}), and with
  * {@value ServerConfig#DRPC} on, DRPC as Storm's DRPC daemon does ({@link DrpcService}, {@link DrpcHttp}).
  *
  * <p>Listens on 127.0.0.1 unless {@value ServerConfig#BIND} says otherwise, and refuses to listen on any other address
@@ -54,6 +55,8 @@ public final class MicroburstServer implements AutoCloseable {
     private final WebServer web;
     private final DrpcService drpc;
     private final DrpcHttp drpcHttp;
+    private final WorkerLogs workerLogs;
+    private final LogViewer logViewer;
 
     private MicroburstServer(Map<String, Object> conf) throws IOException {
         this.conf = conf;
@@ -115,9 +118,11 @@ public final class MicroburstServer implements AutoCloseable {
         }
         Map<String, Object> clusterConf = new HashMap<>(conf);
         clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
+        this.workerLogs = new WorkerLogs(dir.resolve("logs").resolve("workers-artifacts"));
         this.cluster = new MicroburstCluster(clusterConf);
         this.nimbus = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
-            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host);
+            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
+            workerLogs);
         nimbus.restore();
         this.thrift = new ThriftServer(conf, new Nimbus.Processor<>(ThriftErrors.wrap(nimbus)), ThriftConnectionType.NIMBUS);
         nimbus.advertisedPort(thrift.getPort());
@@ -129,7 +134,20 @@ public final class MicroburstServer implements AutoCloseable {
             thrift.stop();
             cluster.close();
             closeDrpc();
+            workerLogs.close();
             throw new IOException("cannot start the web server on " + bind + ":" + ServerConfig.uiPort(conf) + ": " + e, e);
+        }
+        this.logViewer = startLogViewer(workerLogs, bind, ServerConfig.logViewerPort(conf));
+    }
+
+    /** The logviewer, or null (logged) when its port cannot be had: the worker logs are still written. */
+    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port) {
+        try {
+            return new LogViewer(logs, bind, port);
+        } catch (Exception e) {
+            LOG.warn("No logviewer: cannot listen on {}:{} ({}); worker logs are still written to {}; set {} to a free "
+                + "port to serve them", bind, port, e.toString(), logs.root(), ServerConfig.LOGVIEWER_PORT);
+            return null;
         }
     }
 
@@ -202,6 +220,16 @@ public final class MicroburstServer implements AutoCloseable {
         return web.port();
     }
 
+    /** The logviewer's port (worker logs), or -1 when it could not listen. */
+    public int logViewerPort() {
+        return logViewer == null ? -1 : logViewer.port();
+    }
+
+    /** The folder holding each topology's {@code ID/PORT/worker.log}, as a Storm supervisor's workers-artifacts. */
+    public Path workerLogsDir() {
+        return workerLogs.root();
+    }
+
     /** The folder where topologies are stored. */
     public Path dataDir() {
         return dataDir;
@@ -247,6 +275,9 @@ public final class MicroburstServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (logViewer != null) {
+            logViewer.close();
+        }
         web.close();
         thrift.stop();
         try {
@@ -256,6 +287,7 @@ public final class MicroburstServer implements AutoCloseable {
         }
         cluster.close();
         closeDrpc();
+        workerLogs.close();
         scheduler.shutdownNow();
         try {
             lock.release();

@@ -9,7 +9,7 @@ import org.apache.storm.utils.ObjectReader;
 /**
  * Configuration keys of {@code microburst server}, read from the same map as Storm's own keys (storm.yaml, then
  * {@code -c} overrides). Storm's keys it honours: {@code nimbus.thrift.port}, {@code nimbus.thrift.max_buffer_size},
- * {@code nimbus.thrift.threads}, {@code ui.port} (pages, REST API, metrics), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication);
+ * {@code nimbus.thrift.threads}, {@code ui.port} (pages, REST API, metrics), {@code logviewer.port} (worker logs), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication);
  * with {@value #DRPC} on, Storm's DRPC daemon keys: {@code drpc.port}, {@code drpc.invocations.port},
  * {@code drpc.http.port}, {@code drpc.request.timeout.secs}, {@code drpc.authorizer}, {@code drpc.thrift.transport},
  * {@code drpc.invocations.thrift.transport}, {@code drpc.worker.threads}, {@code drpc.invocations.threads},
@@ -41,6 +41,11 @@ public final class ServerConfig {
 
     /** Storm's key for the UI's port (storm-server's DaemonConfig), here also the REST API's and the metrics'. */
     public static final String UI_PORT = "ui.port";
+    /**
+     * Storm's key for the logviewer's port (8000 in Storm's defaults): here the topologies' worker logs
+     * ({@link LogViewer}); when the port is taken the server runs without it and says so.
+     */
+    public static final String LOGVIEWER_PORT = "logviewer.port";
 
     public static final String DEFAULT_DIR = "microburst-data";
     public static final String DEFAULT_BIND = "127.0.0.1";
@@ -78,6 +83,10 @@ public final class ServerConfig {
     static boolean authenticates(String plugin) {
         return plugin != null && !plugin.equals(SimpleTransportPlugin.class.getName())
             && !plugin.equals(BoundTransportPlugin.class.getName());
+    }
+
+    static int logViewerPort(Map<String, Object> conf) {
+        return ObjectReader.getInt(conf.get(LOGVIEWER_PORT), 8000);
     }
 
     static int thriftPort(Map<String, Object> conf) {

@@ -52,13 +52,15 @@ final class ServerNimbus extends ClusterNimbus {
     private final TopologyStore store;
     private final LogLevels logLevels;
     private final String advertisedHost;
+    private final WorkerLogs workerLogs;
     private volatile int advertisedPort;
     /** Class loaders of the topologies started here, closed once their topology is gone from the cluster. */
     private final Map<String, TopologyClassLoader> loaders = new ConcurrentHashMap<>();
 
     ServerNimbus(MicroburstCluster cluster, Map<String, Object> serverConf, JarUploads uploads, TopologyStore store,
-                 ScheduledExecutorService scheduler, String advertisedHost) {
+                 ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) {
         super(cluster);
+        this.workerLogs = workerLogs;
         this.microburst = cluster;
         this.serverConf = serverConf;
         this.uploads = uploads;
@@ -147,17 +149,25 @@ final class ServerNimbus extends ClusterNimbus {
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader);
         SubmitOptions options = new SubmitOptions(stored.status());
+        workerLogs.begin(loader);
         try {
             cluster.submitTopologyWithOpts(stored.name(), stored.conf(), withExecutors(stored.topology(),
                 stored.executors()), options);
         } catch (TException | RuntimeException e) {
+            workerLogs.end(loader);
             loader.close();
             throw e;
         } finally {
             thread.setContextClassLoader(previous);
         }
+        try {
+            workerLogs.started(loader, microburst.getTopologySummaryByName(stored.name()).get_id());
+        } catch (IOException | TException | RuntimeException e) {
+            LOG.warn("Topology {} runs without its worker log file: {}", stored.name(), e.toString());
+        }
         TopologyClassLoader replaced = loaders.put(stored.name(), loader);
         if (replaced != null) {
+            workerLogs.end(replaced);
             LoaderRelease.release(replaced);
             replaced.close();
         }
@@ -290,6 +300,7 @@ final class ServerNimbus extends ClusterNimbus {
     private void closeUnusedLoaders() {
         for (Map.Entry<String, TopologyClassLoader> e : loaders.entrySet()) {
             if (!isRunning(e.getKey()) && loaders.remove(e.getKey(), e.getValue())) {
+                workerLogs.end(e.getValue());
                 LoaderRelease.release(e.getValue());
                 try {
                     e.getValue().close();

@@ -8,6 +8,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
 
 /**
  * {@code microburst server}: starts a {@link MicroburstServer}, says where it listens, and serves until the JVM is
@@ -49,6 +51,9 @@ public final class ServerRun {
      * parameters are JDK types only, since Microburst's and Storm's classes differ between the loaders.
      */
     public static int serveInServerLoader(Map<String, Object> conf, PrintStream out) throws Exception {
+        // As Storm's daemons and workers: Storm's packages log at INFO. Topology code often lives there too
+        // (storm-starter, Storm's own integration tests), and its lines belong in the topology's worker log.
+        Configurator.setLevel("org.apache.storm", Level.INFO);
         MicroburstServer server = MicroburstServer.start(conf);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -57,7 +62,8 @@ public final class ServerRun {
         }, "microburst-server-shutdown"));
         out.println("microburst server: Nimbus Thrift on " + server.host() + ":" + server.thriftPort()
             + ", pages, Storm UI REST API and /metrics on http://" + server.host() + ":" + server.uiPort()
-            + "/, topologies stored in " + server.dataDir());
+            + "/, " + (server.logViewerPort() < 0 ? "no logviewer" : "worker logs on http://" + server.host() + ":"
+            + server.logViewerPort() + "/api/v1/") + ", topologies stored in " + server.dataDir());
         if (server.drpcPort() >= 0) {
             out.println("microburst server: DRPC on " + server.host() + ":" + server.drpcPort() + ", invocations on "
                 + server.host() + ":" + server.drpcInvocationsPort()

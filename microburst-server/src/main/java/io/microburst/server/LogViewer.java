@@ -1,0 +1,183 @@
+package io.microburst.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The part of Storm's logviewer (a supervisor's port {@code logviewer.port}, 8000) that reads topologies' worker logs,
+ * over {@link WorkerLogs}: {@code GET /api/v1/download?file=ID/PORT/worker.log} (the whole file),
+ * {@code /api/v1/log?file=...&start=&length=} (a slice, by default the last {@value #DEFAULT_LENGTH} bytes, as plain
+ * text where Storm's renders a page) and {@code /api/v1/listLogs?topoId=&port=} (a JSON list of the files). A request
+ * for anything outside the logs folder, or for a file that does not exist, gets 404 naming the file. Listens on the
+ * server's bind address only.
+ */
+final class LogViewer implements AutoCloseable {
+    static final int DEFAULT_LENGTH = 51200;
+    private static final long MAX_LENGTH = 64L << 20;
+    private static final Logger LOG = LoggerFactory.getLogger(LogViewer.class);
+
+    private final WorkerLogs logs;
+    private final Server server;
+    private final ServerConnector connector;
+
+    LogViewer(WorkerLogs logs, String host, int port) throws Exception {
+        this.logs = logs;
+        QueuedThreadPool threads = new QueuedThreadPool(8, 1);
+        threads.setName("microburst-logviewer");
+        threads.setDaemon(true);
+        this.server = new Server(threads);
+        this.connector = new ServerConnector(server, 1, 1);
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Routes());
+        try {
+            server.start();
+        } catch (Exception e) {
+            server.stop();
+            throw e;
+        }
+    }
+
+    int port() {
+        return connector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("Stopping the logviewer failed: {}", e.toString());
+        }
+    }
+
+    private final class Routes extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String path = Request.getPathInContext(request);
+            Fields query = Request.extractQueryParameters(request);
+            try {
+                if (!"GET".equals(request.getMethod())) {
+                    text(response, callback, 405, "method " + request.getMethod() + " is not allowed");
+                } else if (path.equals("/api/v1/download") || path.equals("/api/v1/log")) {
+                    String name = query.getValue("file");
+                    Path file = logs.file(name);
+                    if (name == null) {
+                        text(response, callback, 400, path + " needs the parameter file=TOPOLOGY_ID/PORT/worker.log");
+                    } else if (file == null) {
+                        text(response, callback, 404, "no such log file: " + name);
+                    } else if (path.endsWith("download")) {
+                        download(response, callback, file);
+                    } else {
+                        slice(response, callback, file, number(query, "start"), number(query, "length"));
+                    }
+                } else if (path.equals("/api/v1/listLogs")) {
+                    send(response, callback, 200, "application/json; charset=utf-8",
+                        JSONValue.toJSONString(list(query.getValue("topoId"), query.getValue("port")))
+                            .getBytes(StandardCharsets.UTF_8));
+                } else {
+                    text(response, callback, 404, "no such page: " + path);
+                }
+            } catch (IllegalArgumentException e) {
+                text(response, callback, 400, e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("GET {} failed", path, e);
+                text(response, callback, 500, path + ": " + e);
+            }
+            return true;
+        }
+    }
+
+    private static Long number(Fields query, String name) {
+        String value = query.getValue(name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            long n = Long.parseLong(value);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("parameter " + name + " must be a number of bytes, 0 or more: " + value);
+        }
+    }
+
+    private static void download(Response response, Callback callback, Path file) throws IOException {
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
+        response.getHeaders().put(HttpHeader.CONTENT_DISPOSITION, "attachment; filename=\"" + file.getFileName() + "\"");
+        try (OutputStream out = Content.Sink.asOutputStream(response)) {
+            Files.copy(file, out);
+        } catch (IOException e) {
+            callback.failed(e);
+            return;
+        }
+        callback.succeeded();
+    }
+
+    private static void slice(Response response, Callback callback, Path file, Long start, Long length)
+        throws IOException {
+        long size = Files.size(file);
+        long len = Math.min(length == null ? DEFAULT_LENGTH : length, MAX_LENGTH);
+        long from = start == null ? Math.max(0, size - len) : Math.min(start, size);
+        long to = Math.min(size, from + len);
+        byte[] bytes = new byte[(int) Math.min(Integer.MAX_VALUE - 8, to - from)];
+        try (InputStream in = Files.newInputStream(file)) {
+            in.skipNBytes(from);
+            int n = in.readNBytes(bytes, 0, bytes.length);
+            send(response, callback, 200, "text/plain; charset=utf-8", n == bytes.length ? bytes : Arrays.copyOf(bytes, n));
+        }
+    }
+
+    /** The log files (relative names, as {@code file=} takes them) of a topology and/or a port, or all. */
+    private List<String> list(String topologyId, String port) throws IOException {
+        List<String> names = new ArrayList<>();
+        Path root = logs.root();
+        try (Stream<Path> files = Files.walk(root, 3)) {
+            files.filter(Files::isRegularFile).map(f -> root.relativize(f)).filter(r -> r.getNameCount() == 3)
+                .filter(r -> topologyId == null || r.getName(0).toString().equals(topologyId))
+                .filter(r -> port == null || r.getName(1).toString().equals(port))
+                .forEach(r -> names.add(r.toString()));
+        }
+        Collections.sort(names);
+        return names;
+    }
+
+    private static void text(Response response, Callback callback, int status, String message) {
+        send(response, callback, status, "text/plain; charset=utf-8", message.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(Response response, Callback callback, int status, String type, byte[] body) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        response.getHeaders().put("X-Content-Type-Options", "nosniff");
+        response.getHeaders().put("Cache-Control", "no-store");
+        response.write(true, ByteBuffer.wrap(body), callback);
+    }
+}
