@@ -85,13 +85,15 @@ public final class LocalRun {
 
     /**
      * Closes the jar's class loader once the threads the topology left running have ended (see
-     * {@link LeftoverThreads}); when some keep running, the loader stays open until the process exits, as Storm's
-     * worker keeps its classes until it exits.
+     * {@link LeftoverThreads}) and unless the topology registered shutdown hooks (see {@link TopologyShutdownHooks});
+     * otherwise the loader stays open until the process exits, as Storm's worker keeps its classes until it exits.
      */
     private void closeUnlessInUse(TopologyJar jar) throws InterruptedException {
         List<Thread> alive = LeftoverThreads.end(jar.classLoader(), LEFTOVER_GRACE);
         if (alive.isEmpty()) {
-            closeQuietly(jar);
+            if (!TopologyShutdownHooks.mayNeed(jar.classLoader())) {
+                closeQuietly(jar);
+            }
             return;
         }
         List<String> names = alive.stream().map(Thread::getName).sorted().toList();

@@ -1,6 +1,7 @@
 package io.microburst.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -127,6 +128,27 @@ class LocalCommandEndToEndTest {
             assertEquals(0, exit, process.output());
             assertTrue(Files.exists(verdict), "the leftover thread wrote no verdict\n" + process.output());
             assertEquals("interrupted", Files.readString(verdict, StandardCharsets.UTF_8), process.output());
+        }
+    }
+
+    /**
+     * A shutdown hook the topology registered runs when the process exits, after the run, and can still load the jar's
+     * classes (Hadoop's file system cache registers one: storm-hdfs's bolts, Flux's simple_hdfs.yaml), as under
+     * {@code storm local}; the JVM options are the {@code microburst} launcher's.
+     */
+    @Test
+    void aShutdownHookOfTheTopologyStillFindsItsClassesAtExit(@TempDir Path dir) throws Exception {
+        Path hookJar = TopologyJarBuilder.build(ShutdownHookTopologySource.sources(), dir.resolve("build"));
+        Path verdict = dir.resolve("verdict.txt");
+        try (JavaProcess process = JavaProcess.start(dir, List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED"),
+                List.of(), Main.class.getName(), List.of("local", "--duration", "1", hookJar.toString(),
+                ShutdownHookTopologySource.MAIN_CLASS, verdict.toString()))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertTrue(Files.exists(verdict), "the shutdown hook wrote no verdict\n" + process.output());
+            assertEquals("ran", Files.readString(verdict, StandardCharsets.UTF_8), process.output());
+            assertFalse(process.output().contains("NoClassDefFoundError"), process.output());
         }
     }
 

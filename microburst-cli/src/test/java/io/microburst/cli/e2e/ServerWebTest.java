@@ -140,6 +140,9 @@ class ServerWebTest {
         assertEquals(TOPOLOGY, page.get_name());
         assertEquals(1L, page.get_id_to_bolt_agg_stats().get("greet").get_specific_stats().get_bolt().get_executed());
         assertEquals(1L, page.get_topology_stats().get_window_to_emitted().get(":all-time"));
+        assertEquals(1, page.get_workers_size(), page.toString()); // storm-loadgen's CaptureLoad reads them
+        assertEquals(2, page.get_workers().get(0).get_num_executors(), page.toString());
+        assertEquals(Map.of("once", 1L, "greet", 1L), page.get_workers().get(0).get_component_to_num_tasks());
         assertEquals(ComponentType.BOLT, bolt.get_component_type());
         assertEquals(1, bolt.get_exec_stats_size());
         assertTrue(debugOn, "example.greet at DEBUG");

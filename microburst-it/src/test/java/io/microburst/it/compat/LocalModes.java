@@ -31,6 +31,9 @@ final class LocalModes {
     static final String STORM = "storm local";
     /** Start-up, the run itself and a graceful stop must fit in this, on a loaded machine. */
     private static final long EXIT_LIMIT_SECONDS = 240;
+    /** The JVM options the {@code microburst} launcher passes (see the script at the project's root). */
+    private static final String[] LAUNCHER_OPTIONS = {"--add-opens", "java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED"};
 
     private LocalModes() {
     }
@@ -94,7 +97,7 @@ final class LocalModes {
         conf.forEach((key, value) -> command.addAll(List.of("--conf", key + "=" + value)));
         command.addAll(List.of(jar.toString(), mainClass));
         command.addAll(args);
-        return run(MICROBURST, dir, classPath(), Main.class.getName(), command);
+        return run(MICROBURST, dir, classPath(), Main.class.getName(), command, LAUNCHER_OPTIONS);
     }
 
     /** {@code storm local jar mainClass args...} with the topology left running for {@code seconds}. */

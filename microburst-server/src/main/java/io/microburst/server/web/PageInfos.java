@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.storm.generated.BoltAggregateStats;
 import org.apache.storm.generated.CommonAggregateStats;
 import org.apache.storm.generated.ComponentAggregateStats;
@@ -19,6 +20,7 @@ import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.generated.TopologyPageInfo;
 import org.apache.storm.generated.TopologyStats;
 import org.apache.storm.generated.TopologySummary;
+import org.apache.storm.generated.WorkerSummary;
 import org.apache.storm.thrift.TException;
 import org.apache.storm.utils.VersionInfo;
 
@@ -67,7 +69,38 @@ public final class PageInfos {
             stats.get_window_to_complete_latencies_ms().put(w, t.completeLatencyMs());
         }
         page.set_topology_stats(stats);
+        page.set_workers(workers(info, summary));
         return page;
+    }
+
+    /**
+     * The workers of the page, as Nimbus lists them (its tools read them: storm-loadgen's CaptureLoad takes each
+     * worker's uptime): one per host and port the executors report, with the executors and tasks per component there.
+     */
+    private static List<WorkerSummary> workers(TopologyInfo info, TopologySummary summary) {
+        Map<String, WorkerSummary> workers = new TreeMap<>();
+        for (ExecutorSummary e : info.get_executors()) {
+            WorkerSummary worker = workers.computeIfAbsent(e.get_host() + ":" + e.get_port(), key -> {
+                WorkerSummary w = new WorkerSummary();
+                w.set_supervisor_id(e.get_host());
+                w.set_host(e.get_host());
+                w.set_port(e.get_port());
+                w.set_topology_id(info.get_id());
+                w.set_topology_name(info.get_name());
+                w.set_num_executors(0);
+                w.set_component_to_num_tasks(new HashMap<>());
+                w.set_time_secs((int) (System.currentTimeMillis() / 1000));
+                w.set_uptime_secs(info.get_uptime_secs());
+                if (summary.is_set_owner()) {
+                    w.set_owner(summary.get_owner());
+                }
+                return w;
+            });
+            worker.set_num_executors(worker.get_num_executors() + 1);
+            int tasks = e.get_executor_info().get_task_end() - e.get_executor_info().get_task_start() + 1;
+            worker.get_component_to_num_tasks().merge(e.get_component_id(), (long) tasks, Long::sum);
+        }
+        return new ArrayList<>(workers.values());
     }
 
     public static ComponentPageInfo component(Nimbus.Iface nimbus, String id, String component, String window)
