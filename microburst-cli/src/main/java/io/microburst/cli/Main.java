@@ -30,11 +30,16 @@ public final class Main {
 
     public static void main(String[] args) {
         // Exit explicitly: a topology's main or the cluster may leave non-daemon threads behind.
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, System.out, System.err, true));
     }
 
     /** Runs one command and returns the exit status; never exits the JVM itself. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, false);
+    }
+
+    /** As {@link #run(String[], PrintStream, PrintStream)}; {@code processEndsAfter}: the JVM exits once it returns. */
+    private static int run(String[] args, PrintStream out, PrintStream err, boolean processEndsAfter) {
         try {
             Command command = CommandLineParser.parse(args);
             if (command instanceof Command.Help help) {
@@ -46,7 +51,7 @@ public final class Main {
                 return OK;
             }
             if (command instanceof Command.Local local) {
-                return new LocalRun(local, ClusterFactory.fromSystemProperties(), out, err).run();
+                return new LocalRun(local, ClusterFactory.fromSystemProperties(), out, err, processEndsAfter).run();
             }
             if (command instanceof Command.Server server) {
                 return new ServerRun(server, out).run();

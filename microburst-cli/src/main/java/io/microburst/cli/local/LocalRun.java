@@ -40,6 +40,7 @@ public final class LocalRun {
     private final Supplier<? extends ILocalCluster> clusterFactory;
     private final PrintStream out;
     private final PrintStream err;
+    private final boolean processEndsAfterRun;
 
     /**
      * @param clusterFactory creates the cluster; called once, after the jar and its main class were found, by the
@@ -48,10 +49,22 @@ public final class LocalRun {
      */
     public LocalRun(Command.Local command, Supplier<? extends ILocalCluster> clusterFactory, PrintStream out,
                     PrintStream err) {
+        this(command, clusterFactory, out, err, false);
+    }
+
+    /**
+     * @param processEndsAfterRun true when the JVM exits once the run returns (the {@code microburst} command): the
+     *     jar's class loader then stays open, since shutdown hooks the topology registered (Hadoop's file system
+     *     cache closes its file systems in one) run at exit and load the jar's classes, as they can under
+     *     {@code storm local}, where the jar is on the class path until the JVM exits
+     */
+    public LocalRun(Command.Local command, Supplier<? extends ILocalCluster> clusterFactory, PrintStream out,
+                    PrintStream err, boolean processEndsAfterRun) {
         this.command = command;
         this.clusterFactory = clusterFactory;
         this.out = out;
         this.err = err;
+        this.processEndsAfterRun = processEndsAfterRun;
     }
 
     /**
@@ -85,13 +98,16 @@ public final class LocalRun {
 
     /**
      * Closes the jar's class loader once the threads the topology left running have ended (see
-     * {@link LeftoverThreads}); when some keep running, the loader stays open until the process exits, as Storm's
-     * worker keeps its classes until it exits.
+     * {@link LeftoverThreads}); when some keep running, or when the process exits after the run (its shutdown hooks
+     * may still need the jar's classes), the loader stays open until the process exits, as Storm's worker keeps its
+     * classes until it exits.
      */
     private void closeUnlessInUse(TopologyJar jar) throws InterruptedException {
         List<Thread> alive = LeftoverThreads.end(jar.classLoader(), LEFTOVER_GRACE);
         if (alive.isEmpty()) {
-            closeQuietly(jar);
+            if (!processEndsAfterRun) {
+                closeQuietly(jar);
+            }
             return;
         }
         List<String> names = alive.stream().map(Thread::getName).sorted().toList();

@@ -130,6 +130,26 @@ class LocalCommandEndToEndTest {
         }
     }
 
+    /**
+     * A shutdown hook the topology's main registered runs at exit with the jar's classes still loadable, as under
+     * {@code storm local} (Hadoop's file system cache closes its file systems in one: it failed with a
+     * NoClassDefFoundError once the run had closed the jar's class loader).
+     */
+    @Test
+    void theTopologysShutdownHookRunsWithItsClasses(@TempDir Path dir) throws Exception {
+        Path hookJar = TopologyJarBuilder.build(ShutdownHookTopologySource.sources(), dir.resolve("build"));
+        Path hookRan = dir.resolve("hook.txt");
+        try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
+                "local", "--duration", "1", hookJar.toString(), ShutdownHookTopologySource.MAIN_CLASS,
+                hookRan.toString()))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertTrue(Files.exists(hookRan), "the hook wrote nothing\n" + process.output());
+            assertEquals("hook ran", Files.readString(hookRan, StandardCharsets.UTF_8), process.output());
+        }
+    }
+
     private static void assertRunRecordsEverything(Path dir, int seconds) throws Exception {
         Path record = dir.resolve("record.txt");
         try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
