@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.microburst.it.durable.KafkaBroker;
 import io.microburst.it.durable.RedisServer;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.broker.BrokerService;
+import org.apache.activemq.command.ActiveMQQueue;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -33,13 +40,16 @@ import redis.clients.jedis.Jedis;
 /**
  * The other example modules of Apache Storm 2.8.3's {@code examples/} directory (storm-starter has
  * {@link StormExamplesParityTest}) on both local modes: storm-perf, storm-loadgen, storm-redis-examples,
- * storm-jdbc-examples and storm-kafka-client-examples. Each module found as {@code examples/<module>/src/main/java}
- * under the directory {@code -Dmicroburst.storm.dist} names (or {@code target/apache-storm-2.8.3}) is compiled against
- * this test's class path (and the libraries its shaded jar bundles, which go into its jar as Storm's build puts them);
+ * storm-jdbc-examples, storm-kafka-client-examples, storm-jms-examples and storm-hdfs-examples. Each module found as
+ * {@code examples/<module>/src/main/java} under the directory {@code -Dmicroburst.storm.dist} names (or
+ * {@code target/apache-storm-2.8.3}) is compiled against this test's class path (and the libraries its shaded jar
+ * bundles, which go into its jar as Storm's build puts them);
  * each of its mains runs under {@code storm local} and under {@code microburst local}, with the outside systems a
  * user has on a laptop, started by the test on 127.0.0.1: redis-server, a Kafka broker (KRaft), an H2 database in a
- * file. What is compared: exit codes, which of the example's own classes logged, what the topology left in the outside
- * system (Redis keys, database rows, Kafka offsets committed), for storm-perf the figures it polls from Nimbus, which
+ * file, an ActiveMQ Classic broker (embedded); the HDFS examples write through Hadoop's client to the local file
+ * system. What is compared: exit codes, which of the example's own classes logged, what the topology left in the
+ * outside system (Redis keys, database rows, Kafka offsets committed, JMS messages published and left on the queue,
+ * files written and their records), for storm-perf the figures it polls from Nimbus, which
  * on Microburst must be sane (Storm's local mode often has none yet after 60 s), and for storm-loadgen the latency
  * report its own metrics server prints, which on Microburst must show tuples completed. Without the sources the test is
  * skipped. {@code -Dmicroburst.storm.examples=Name,Name} runs only those mains. Verdicts go to
@@ -55,24 +65,47 @@ class StormExampleModulesParityTest {
     private static final String KAFKA_GROUP = "kafkaSpoutTestGroup";
     private static final Pattern LOG_LINE = Pattern.compile("^(INFO|WARN|ERROR)\\s+(\\S+) - ");
     private static final List<String> MODULES = List.of("storm-perf", "storm-loadgen", "storm-redis-examples",
-        "storm-jdbc-examples", "storm-kafka-client-examples");
+        "storm-jdbc-examples", "storm-kafka-client-examples", "storm-jms-examples", "storm-hdfs-examples");
+    /** storm-jms-examples' jar as its build makes it, plus the jar its Spring file needs and the build leaves out. */
+    private static final String JMS_WITH_AMQ_NAMESPACE = "storm-jms-examples+activemq-spring";
+    /** The JMS messages the test puts on the example's queue before each run. */
+    private static final int JMS_MESSAGES = 20;
+    /** HdfsFileTopology rotates its files every minute: a run of 75 s sees one rotation on both. */
+    private static final int HDFS_ROTATION_SECONDS = 75;
     /** A row of storm-loadgen's fixed-width report: start, end, rate, mean, 99%ile, 99.9%ile, ... */
     private static final Pattern LOADGEN_ROW = Pattern.compile("^\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,.]+)\\s+([\\d,.]+)\\s.*");
 
     /** One main of one module, and the arguments it runs with; {@code outside} names what it needs. */
-    private record Example(String module, String mainClass, List<String> args, String outside) {
+    private record Example(String module, String mainClass, List<String> args, String outside, String jar) {
+        Example(String module, String mainClass, List<String> args, String outside) {
+            this(module, mainClass, args, outside, module);
+        }
+
         String simpleName() {
             return mainClass.substring(mainClass.lastIndexOf('.') + 1);
+        }
+
+        /** The name of the run (the main, and the jar when it is not the module's own). */
+        String runName() {
+            return jar.equals(module) ? simpleName() : simpleName() + "-" + jar.substring(jar.indexOf('+') + 1);
+        }
+
+        String verdictKey() {
+            return jar.equals(module) ? mainClass : mainClass + " (jar with " + jar.substring(jar.indexOf('+') + 1)
+                + ")";
         }
     }
 
     @Test
     void everyExampleOfTheOtherModulesRunsOnMicroburstLocalAsOnStormLocal() throws Exception {
         Path examples = examples();
-        assumeTrue(examples != null, "Storm " + VERSION + "'s example modules are not on Maven Central: unpack "
+        assumeTrue(examples != null, "Storm " + VERSION + "'s example modules are not published as jars: unpack "
             + "apache-storm-" + VERSION + ".tar.gz (or check out Storm's v" + VERSION + " tag) and pass "
             + "-Dmicroburst.storm.dist=<directory holding examples/>, to run storm-perf, storm-loadgen, "
-            + "storm-redis-examples, storm-jdbc-examples and storm-kafka-client-examples on both local modes");
+            + "storm-redis-examples, storm-jdbc-examples, storm-kafka-client-examples, storm-jms-examples and "
+            + "storm-hdfs-examples on both local modes (the source release, apache-storm-" + VERSION
+            + "-source-release.zip, is on Maven Central as org.apache.storm:storm:" + VERSION
+            + ":zip:source-release; pass -Dmicroburst.storm.dist=<its storm-" + VERSION + " directory>)");
         Path work = Files.createDirectories(Path.of("target", "storm-examples", "modules").toAbsolutePath());
         Map<String, String> verdicts = new LinkedHashMap<>();
         Map<String, Path> jars = new LinkedHashMap<>();
@@ -89,13 +122,29 @@ class StormExampleModulesParityTest {
                 notBuilt);
             notBuilt.forEach((file, why) -> verdicts.put(module + "/" + file, "NOT BUILT: " + why));
             List<Path> contents = new ArrayList<>(List.of(classes));
+            Path resources = examples.resolve(module).resolve("src").resolve("main").resolve("resources");
+            if (Files.isDirectory(resources)) {
+                contents.add(resources);
+            }
             contents.addAll(libraries);
-            jars.put(module, LocalModes.jar(work.resolve(module + ".jar"), contents, Map.of()));
+            // the JMS and HDFS examples need their libraries' META-INF files (Spring's, Hadoop's file systems)
+            boolean needsMetaInf = module.equals("storm-jms-examples") || module.equals("storm-hdfs-examples");
+            jars.put(module, LocalModes.jar(work.resolve(module + ".jar"), contents,
+                needsMetaInf ? metaInf(libraries) : Map.of()));
             ownClasses.put(module, classNames(classes));
+            if (module.equals("storm-jms-examples")) {
+                List<Path> withNamespace = new ArrayList<>(libraries);
+                withNamespace.addAll(libraries("storm-jms-examples-amq-namespace"));
+                List<Path> all = new ArrayList<>(contents);
+                all.addAll(withNamespace);
+                jars.put(JMS_WITH_AMQ_NAMESPACE, LocalModes.jar(work.resolve(JMS_WITH_AMQ_NAMESPACE + ".jar"), all,
+                    metaInf(withNamespace)));
+                ownClasses.put(JMS_WITH_AMQ_NAMESPACE, classNames(classes));
+            }
         }
         List<Example> selected = new ArrayList<>();
         for (Example e : examples(work)) {
-            if (jars.containsKey(e.module())
+            if (jars.containsKey(e.jar())
                 && (ONLY.isBlank() || List.of(ONLY.split(",")).contains(e.simpleName()))) {
                 selected.add(e);
             }
@@ -107,7 +156,11 @@ class StormExampleModulesParityTest {
             systems.resolve("kafka"))) : null;
         try {
             for (Example e : selected) {
-                Path dir = Files.createDirectories(work.resolve(e.simpleName()));
+                if (e.outside().startsWith("skip:")) {
+                    verdicts.put(e.verdictKey(), "SKIPPED: " + e.outside().substring("skip:".length()));
+                    continue;
+                }
+                Path dir = Files.createDirectories(work.resolve(e.runName()));
                 if (e.module().equals("storm-perf")) {
                     // SimplifiedWordCountTopo and LowThroughputTopo read their run-time argument as the name of a
                     // configuration file as well: one of that name in the working directory lets them run
@@ -118,17 +171,24 @@ class StormExampleModulesParityTest {
                     }
                 }
                 Outside outside = outside(e, redis, kafka, dir);
-                List<String> stormArgs = outside.args(e.args(), "storm");
-                outside.reset();
-                LocalModes.Output storm = LocalModes.storm(dir, jars.get(e.module()), seconds(e), e.mainClass(),
-                    stormArgs, conf(e));
-                String stormState = outside.state("storm");
-                outside.reset();
-                LocalModes.Output microburst = LocalModes.microburst(dir, jars.get(e.module()), seconds(e),
-                    e.mainClass(), outside.args(e.args(), "microburst"), conf(e));
-                String microburstState = outside.state("microburst");
-                verdicts.put(e.mainClass(), verdict(e, storm, microburst, stormState, microburstState,
-                    ownClasses.get(e.module())));
+                LocalModes.Output storm;
+                LocalModes.Output microburst;
+                String stormState;
+                String microburstState;
+                try {
+                    List<String> stormArgs = outside.args(e.args(), "storm");
+                    outside.reset();
+                    storm = LocalModes.storm(dir, jars.get(e.jar()), seconds(e), e.mainClass(), stormArgs, conf(e));
+                    stormState = outside.state("storm");
+                    outside.reset();
+                    microburst = LocalModes.microburst(dir, jars.get(e.jar()), seconds(e), e.mainClass(),
+                        outside.args(e.args(), "microburst"), conf(e));
+                    microburstState = outside.state("microburst");
+                } finally {
+                    outside.close();
+                }
+                verdicts.put(e.verdictKey(), verdict(e, storm, microburst, stormState, microburstState,
+                    ownClasses.get(e.jar())));
             }
         } finally {
             if (kafka != null) {
@@ -163,6 +223,8 @@ class StormExampleModulesParityTest {
         String redis = "org.apache.storm.redis.";
         String jdbc = "org.apache.storm.jdbc.topology.";
         String kafka = "org.apache.storm.kafka.";
+        String jms = "org.apache.storm.jms.example.";
+        String hdfs = "org.apache.storm.hdfs.";
         return List.of(
             new Example("storm-perf", perf + "ConstSpoutNullBoltTopo", List.of(PERF_RUN_SECONDS), ""),
             new Example("storm-perf", perf + "ConstSpoutIdBoltNullBoltTopo", List.of(PERF_RUN_SECONDS), ""),
@@ -200,7 +262,17 @@ class StormExampleModulesParityTest {
             new Example("storm-kafka-client-examples", kafka + "trident.TridentKafkaClientTopologyNamedTopics",
                 List.of(), "kafka"),
             new Example("storm-kafka-client-examples", kafka + "trident.TridentKafkaClientTopologyWildcardTopics",
-                List.of(), "kafka"));
+                List.of(), "kafka"),
+            // as its build makes the jar, then with the jar its Spring file needs
+            new Example("storm-jms-examples", jms + "ExampleJmsTopology", List.of(), "jms"),
+            new Example("storm-jms-examples", jms + "ExampleJmsTopology", List.of(), "jms", JMS_WITH_AMQ_NAMESPACE),
+            // file system URL and Hadoop configuration (YAML) are given by the test
+            new Example("storm-hdfs-examples", hdfs + "bolt.HdfsFileTopology", List.of(), "hdfs"),
+            new Example("storm-hdfs-examples", hdfs + "bolt.SequenceFileTopology", List.of(), "hdfs"),
+            new Example("storm-hdfs-examples", hdfs + "trident.TridentFileTopology", List.of(), "hdfs"),
+            new Example("storm-hdfs-examples", hdfs + "trident.TridentSequenceTopology", List.of(), "hdfs"),
+            new Example("storm-hdfs-examples", hdfs + "spout.HdfsSpoutTopology", List.of(),
+                "skip:its main polls the topology's metrics every 30 s for 20 minutes, then kills it"));
     }
 
     /** A GenLoad input: a spout at 200 tuple/s, a bolt splitting each tuple in two, a counter behind it. */
@@ -227,6 +299,9 @@ class StormExampleModulesParityTest {
 
     /** storm-perf's and storm-loadgen's mains end the run themselves: the local command then only has to end. */
     private static int seconds(Example e) {
+        if (e.simpleName().equals("HdfsFileTopology")) {
+            return HDFS_ROTATION_SECONDS;
+        }
         return e.module().equals("storm-perf") || e.module().equals("storm-loadgen") ? 2 : SECONDS;
     }
 
@@ -239,6 +314,32 @@ class StormExampleModulesParityTest {
     private static Map<String, String> conf(Example e) {
         return e.module().equals("storm-loadgen") ? Map.of("topology.fall.back.on.java.serialization", "true")
             : Map.of();
+    }
+
+    /**
+     * The {@code META-INF} files of the libraries a jar bundling them needs (Spring's {@code spring.handlers} and
+     * {@code spring.schemas}, and {@code META-INF/services/...}: Java's service files, Hadoop's file systems, XBean's
+     * namespace mappings), each name's contents merged, as storm-hdfs-examples' shade plugin merges service files.
+     */
+    private static Map<String, byte[]> metaInf(List<Path> libraries) throws Exception {
+        Map<String, StringBuilder> merged = new java.util.TreeMap<>();
+        for (Path library : libraries) {
+            try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(library.toFile())) {
+                for (java.util.zip.ZipEntry entry : java.util.Collections.list(zip.entries())) {
+                    String name = entry.getName();
+                    if (!entry.isDirectory() && (name.equals("META-INF/spring.handlers")
+                        || name.equals("META-INF/spring.schemas") || name.startsWith("META-INF/services/"))) {
+                        try (java.io.InputStream in = zip.getInputStream(entry)) {
+                            merged.computeIfAbsent(name, n -> new StringBuilder())
+                                .append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
+                        }
+                    }
+                }
+            }
+        }
+        Map<String, byte[]> bytes = new LinkedHashMap<>();
+        merged.forEach((name, text) -> bytes.put(name, text.toString().getBytes(StandardCharsets.UTF_8)));
+        return bytes;
     }
 
     /** The jars a module's shaded jar bundles besides its own classes (copied to target/example-libs by the build). */
@@ -263,6 +364,10 @@ class StormExampleModulesParityTest {
         void reset() throws Exception;
 
         String state(String mode) throws Exception;
+
+        /** Stops what the example's runs needed (a broker the test started for them). */
+        default void close() throws Exception {
+        }
     }
 
     private static Outside outside(Example e, RedisServer redis, KafkaBroker kafka, Path dir) {
@@ -270,6 +375,8 @@ class StormExampleModulesParityTest {
             case "redis", "redis-trident" -> new RedisState(redis.port(), e.outside().equals("redis-trident"));
             case "jdbc" -> new DatabaseRows(dir);
             case "kafka" -> new KafkaState(kafka.bootstrap());
+            case "jms" -> new JmsState();
+            case "hdfs" -> new HadoopFiles(dir, e.simpleName().equals("HdfsFileTopology"));
             default -> new Outside() {
                 @Override
                 public List<String> args(List<String> args, String mode) {
@@ -408,6 +515,192 @@ class StormExampleModulesParityTest {
         }
     }
 
+    /**
+     * storm-jms-examples: an ActiveMQ Classic broker on 127.0.0.1:61616 (where the example's Spring file looks), fresh
+     * for each run, with {@value #JMS_MESSAGES} JSON messages waiting on the example's queue; afterwards, which of them
+     * the example published on its topic (the test subscribes before the run) and how many its queue still holds.
+     */
+    private static final class JmsState implements Outside {
+        private static final String BROKER_URL = "tcp://127.0.0.1:61616";
+        private static final String QUEUE = "backtype.storm.contrib.example.queue";
+        private static final String TOPIC = "backtype.storm.contrib.example.topic";
+        /** The values of the tuple the example's JMS bolt publishes as its {@code toString()}. */
+        private static final Pattern VALUES = Pattern.compile("\\[(\\{[^\\]]*\\})\\]");
+        private final List<String> published = java.util.Collections.synchronizedList(new ArrayList<>());
+        private BrokerService broker;
+        private jakarta.jms.Connection connection;
+
+        @Override
+        public List<String> args(List<String> args, String mode) {
+            return args;
+        }
+
+        @Override
+        public void reset() throws Exception {
+            close();
+            published.clear();
+            broker = new BrokerService();
+            broker.setBrokerName("storm-jms-examples");
+            broker.setPersistent(false);
+            broker.setUseJmx(false);
+            broker.setUseShutdownHook(false);
+            broker.addConnector(BROKER_URL);
+            broker.start();
+            broker.waitUntilStarted();
+            connection = new ActiveMQConnectionFactory(BROKER_URL).createConnection();
+            connection.start();
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            session.createConsumer(session.createTopic(TOPIC)).setMessageListener(message -> {
+                try {
+                    published.add(((TextMessage) message).getText());
+                } catch (JMSException | ClassCastException e) {
+                    published.add("unreadable message: " + e);
+                }
+            });
+            MessageProducer producer = session.createProducer(session.createQueue(QUEUE));
+            for (int n = 0; n < JMS_MESSAGES; n++) {
+                producer.send(session.createTextMessage("{\"n\": " + n + "}"));
+            }
+        }
+
+        @Override
+        public String state(String mode) throws Exception {
+            Set<String> values = new TreeSet<>();
+            List<String> other = new ArrayList<>();
+            synchronized (published) {
+                for (String text : published) {
+                    Matcher m = VALUES.matcher(text);
+                    if (m.find()) {
+                        values.add(m.group(1));
+                    } else {
+                        other.add(text);
+                    }
+                }
+            }
+            long left = broker.getDestination(new ActiveMQQueue(QUEUE)).getDestinationStatistics().getMessages()
+                .getCount();
+            return "topic got " + values.size() + " of the " + JMS_MESSAGES + " messages"
+                + (other.isEmpty() ? "" : " and " + other) + ", queue holds " + left;
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (connection != null) {
+                connection.close();
+                connection = null;
+            }
+            if (broker != null) {
+                broker.stop();
+                broker.waitUntilStopped();
+                broker = null;
+            }
+        }
+    }
+
+    /**
+     * storm-hdfs-examples against Hadoop's local file system, through a view file system ({@code viewfs://examples/})
+     * whose {@code /tmp} is a directory of the run's own (the examples write to {@code /tmp/...} paths fixed in their
+     * code; the URL and the mount go in as the examples' file system URL and Hadoop configuration file). Afterwards:
+     * the names of the files written (numbers left out) and their records: a text file's distinct lines (timestamps
+     * left out, a last line not yet complete ignored; Trident's index file: its numbers left out), a sequence file's
+     * key and value classes and codec. Files nothing
+     * reached yet (empty) are left out. The directories are compared only where the rotation goes by time
+     * (HdfsFileTopology: every minute); size rotation (5 MB) depends on how fast each runtime writes.
+     */
+    private record HadoopFiles(Path dir, boolean compareDirectories) implements Outside {
+        private Path root(String mode) {
+            return dir.resolve("hdfs-" + mode);
+        }
+
+        @Override
+        public List<String> args(List<String> args, String mode) throws Exception {
+            Path root = root(mode);
+            delete(root);
+            Path tmp = Files.createDirectories(root.resolve("tmp"));
+            Path conf = root.resolve("hdfs.yaml");
+            Files.writeString(conf, "'fs.viewfs.mounttable.examples.link./tmp': '" + tmp.toUri() + "'\n",
+                StandardCharsets.UTF_8);
+            return List.of("viewfs://examples/", conf.toString());
+        }
+
+        @Override
+        public void reset() {
+        }
+
+        @Override
+        public String state(String mode) throws Exception {
+            Path tmp = root(mode).resolve("tmp");
+            Set<String> names = new TreeSet<>();
+            Set<String> directories = new TreeSet<>();
+            Set<String> records = new TreeSet<>();
+            List<Path> files;
+            try (Stream<Path> walk = Files.walk(tmp)) {
+                files = walk.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().endsWith(".crc"))
+                    .sorted().toList();
+            }
+            for (Path file : files) {
+                byte[] content = Files.readAllBytes(file);
+                if (content.length == 0) {
+                    continue;
+                }
+                String name = file.getFileName().toString();
+                names.add(name.replaceAll("\\d+", "N"));
+                directories.add(tmp.relativize(file.getParent()).toString());
+                if (name.endsWith(".seq")) {
+                    records.add(sequenceFileHeader(content));
+                } else {
+                    String text = new String(content, StandardCharsets.UTF_8);
+                    List<String> lines = new ArrayList<>(text.lines().toList());
+                    if (!text.endsWith("\n")) {
+                        lines.remove(lines.size() - 1);
+                    }
+                    // Trident's HdfsState keeps "txid,file,offset" in an index file: numbers that grow with time
+                    String numbers = name.startsWith(".index") ? "\\d+" : "\\d{10,}";
+                    lines.forEach(line -> records.add(line.replaceAll(numbers, "T")));
+                }
+            }
+            delete(root(mode).resolve("tmp"));
+            if (names.isEmpty()) {
+                return "no file";
+            }
+            return "files " + names + (compareDirectories ? " in " + directories : "") + ", records " + records;
+        }
+
+        /** Deletes a directory tree (the examples write hundreds of megabytes a minute on a fast runtime). */
+        private static void delete(Path tree) throws Exception {
+            if (Files.exists(tree)) {
+                try (Stream<Path> walk = Files.walk(tree)) {
+                    for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+
+        /** A sequence file's header: "SEQ", a version byte, key and value class names, compression flags, codec. */
+        private static String sequenceFileHeader(byte[] content) {
+            if (content.length < 4 || content[0] != 'S' || content[1] != 'E' || content[2] != 'Q') {
+                return "not a sequence file";
+            }
+            int[] at = {4};
+            String key = text(content, at);
+            String value = text(content, at);
+            boolean compressed = content[at[0]++] != 0;
+            boolean blocks = content[at[0]++] != 0;
+            String codec = compressed ? text(content, at) : "none";
+            return "sequence file " + key + " -> " + value + ", " + (blocks ? "block" : compressed ? "record" : "no")
+                + " compression, " + codec;
+        }
+
+        /** Hadoop's Text as written: a one-byte length (names under 128 bytes) and UTF-8 bytes. */
+        private static String text(byte[] content, int[] at) {
+            int length = content[at[0]++];
+            String s = new String(content, at[0], length, StandardCharsets.UTF_8);
+            at[0] += length;
+            return s;
+        }
+    }
+
     /** PASS, or FAIL with the differences; storm-perf's verdicts also show both rows of figures. */
     private static String verdict(Example e, LocalModes.Output storm, LocalModes.Output microburst, String stormState,
                                   String microburstState, Set<String> ownClasses) {
@@ -458,7 +751,8 @@ class StormExampleModulesParityTest {
                 causes.add(insane);
             }
         }
-        String left = stormState.isEmpty() ? "" : " (left " + stormState + ")";
+        String left = (storm.exitCode() == 0 ? "" : " (both exit " + storm.exitCode() + ")")
+            + (stormState.isEmpty() ? "" : " (left " + stormState + ")");
         return (causes.isEmpty() ? "PASS" + left : "FAIL: " + String.join("; ", causes)) + figures;
     }
 
