@@ -115,6 +115,9 @@ public final class CommandLineParser {
             if (server.bind != null) {
                 conf.put(ServerConfig.BIND, server.bind);
             }
+            if (server.drpc) {
+                conf.put(ServerConfig.DRPC, true);
+            }
             return new Command.Server(conf);
         }
         if (spec instanceof Specs.Submit submit) {

@@ -95,6 +95,13 @@ final class Specs {
         @Option(names = "--bind", paramLabel = "ADDRESS",
                 description = "Listen address (default 127.0.0.1; any other requires authentication).")
         String bind;
+
+        @Option(names = "--drpc",
+                description = "Also serve DRPC, as Storm's DRPC daemon: calls on drpc.port (3772), topologies' "
+                        + "DRPCSpouts on drpc.invocations.port (3773), HTTP /drpc/FUNCTION/ARGS on drpc.http.port "
+                        + "(3774, 127.0.0.1 only); requests time out after drpc.request.timeout.secs (600). "
+                        + "Key microburst.server.drpc.")
+        boolean drpc;
     }
 
     @Command(name = "submit", mixinStandardHelpOptions = true, sortOptions = false,

@@ -38,7 +38,7 @@ public final class InProcessDrpc implements ILocalDRPC {
     private final long timeoutMillis;
     private final AtomicLong nextId = new AtomicLong();
     private final Map<String, Queue<DRPCRequest>> waitingByFunction = new ConcurrentHashMap<>();
-    private final Map<String, CompletableFuture<String>> outstanding = new ConcurrentHashMap<>();
+    private final Map<String, Outstanding> outstanding = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /** A server whose request timeout is Storm's configured {@code drpc.request.timeout.secs}. */
@@ -71,7 +71,7 @@ public final class InProcessDrpc implements ILocalDRPC {
         }
         String id = Long.toString(nextId.incrementAndGet());
         CompletableFuture<String> result = new CompletableFuture<>();
-        outstanding.put(id, result);
+        outstanding.put(id, new Outstanding(functionName, result));
         DRPCRequest request = new DRPCRequest(funcArgs, id);
         Queue<DRPCRequest> waiting = waitingByFunction.computeIfAbsent(functionName, f -> new ConcurrentLinkedQueue<>());
         waiting.add(request);
@@ -105,12 +105,18 @@ public final class InProcessDrpc implements ILocalDRPC {
         return request == null ? NO_REQUEST : request;
     }
 
+    /** The function of a request still waiting for its result, or null once it ended (or was never made). */
+    public String functionOf(String id) {
+        Outstanding waiting = outstanding.get(id);
+        return waiting == null ? null : waiting.function();
+    }
+
     /** Completes a request; a result for a request that already ended (timed out, failed) is ignored, as in Storm. */
     @Override
     public void result(String id, String result) {
-        CompletableFuture<String> waiting = outstanding.get(id);
+        Outstanding waiting = outstanding.get(id);
         if (waiting != null) {
-            waiting.complete(result);
+            waiting.result().complete(result);
         }
     }
 
@@ -121,9 +127,9 @@ public final class InProcessDrpc implements ILocalDRPC {
 
     @Override
     public void failRequestV2(String id, DRPCExecutionException e) {
-        CompletableFuture<String> waiting = outstanding.get(id);
+        Outstanding waiting = outstanding.get(id);
         if (waiting != null) {
-            waiting.completeExceptionally(e != null ? e : failure(DRPCExceptionType.FAILED_REQUEST, "Request failed"));
+            waiting.result().completeExceptionally(e != null ? e : failure(DRPCExceptionType.FAILED_REQUEST, "Request failed"));
         }
     }
 
@@ -132,8 +138,8 @@ public final class InProcessDrpc implements ILocalDRPC {
     public void close() {
         closed = true;
         ServiceRegistry.unregisterService(serviceId);
-        for (CompletableFuture<String> waiting : outstanding.values()) {
-            waiting.completeExceptionally(failure(DRPCExceptionType.SERVER_SHUTDOWN, "DRPC server closed"));
+        for (Outstanding waiting : outstanding.values()) {
+            waiting.result().completeExceptionally(failure(DRPCExceptionType.SERVER_SHUTDOWN, "DRPC server closed"));
         }
     }
 
@@ -141,6 +147,9 @@ public final class InProcessDrpc implements ILocalDRPC {
     @Deprecated
     public void shutdown() {
         close();
+    }
+
+    private record Outstanding(String function, CompletableFuture<String> result) {
     }
 
     private static DRPCExecutionException failure(DRPCExceptionType type, String message) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,9 +18,9 @@ import java.util.concurrent.TimeUnit;
 import io.microburst.server.web.WebServer;
 import org.apache.storm.Config;
 import org.apache.storm.generated.Nimbus;
-import org.apache.storm.security.auth.SimpleTransportPlugin;
 import org.apache.storm.security.auth.ThriftConnectionType;
 import org.apache.storm.security.auth.ThriftServer;
+import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * classes work against it unchanged. Topologies are kept in the data folder and come back, in their last status, when
  * the server starts again.
  *
- * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}).
+ * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}), and with
+ * {@value ServerConfig#DRPC} on, DRPC as Storm's DRPC daemon does ({@link DrpcService}, {@link DrpcHttp}).
  *
  * <p>Listens on 127.0.0.1 unless {@value ServerConfig#BIND} says otherwise, and refuses to listen on any other address
  * unless an authenticating Thrift transport (for example Storm's SASL digest plugin) is configured. Thread-safe;
@@ -50,6 +52,8 @@ public final class MicroburstServer implements AutoCloseable {
     private final String host;
     private final Path dataDir;
     private final WebServer web;
+    private final DrpcService drpc;
+    private final DrpcHttp drpcHttp;
 
     private MicroburstServer(Map<String, Object> conf) throws IOException {
         this.conf = conf;
@@ -80,6 +84,35 @@ public final class MicroburstServer implements AutoCloseable {
         Object localHostname = conf.get(Config.STORM_LOCAL_HOSTNAME);
         this.host = localHostname instanceof String name && !name.isBlank() ? name
             : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
+        if (ServerConfig.drpc(conf)) {
+            DrpcService service = null;
+            try {
+                service = startDrpc(conf, address, bind, host);
+                int httpPort = ServerConfig.drpcHttpPort(conf);
+                this.drpcHttp = httpPort < 0 ? null : new DrpcHttp(service, httpPort,
+                    ObjectReader.getInt(conf.get(Config.DRPC_WORKER_THREADS), 64));
+                this.drpc = service;
+            } catch (Exception e) {
+                if (service != null) {
+                    service.close();
+                }
+                scheduler.shutdownNow();
+                lock.release();
+                lockChannel.close();
+                if (e instanceof IllegalArgumentException refused) {
+                    throw refused;
+                }
+                throw new IOException("cannot serve DRPC on " + bind + ": " + e, e);
+            }
+            // as a Storm cluster's configuration names its DRPC servers: topologies fetch their requests here
+            conf.put(Config.DRPC_SERVERS, List.of(host));
+            conf.put(Config.DRPC_PORT, drpc.port());
+            conf.put(Config.DRPC_INVOCATIONS_PORT, drpc.invocationsPort());
+            conf.put(ServerConfig.DRPC_HTTP_PORT, drpcHttp == null ? -1 : drpcHttp.port());
+        } else {
+            this.drpc = null;
+            this.drpcHttp = null;
+        }
         Map<String, Object> clusterConf = new HashMap<>(conf);
         clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
         this.cluster = new MicroburstCluster(clusterConf);
@@ -95,6 +128,7 @@ public final class MicroburstServer implements AutoCloseable {
         } catch (Exception e) {
             thrift.stop();
             cluster.close();
+            closeDrpc();
             throw new IOException("cannot start the web server on " + bind + ":" + ServerConfig.uiPort(conf) + ": " + e, e);
         }
     }
@@ -117,12 +151,32 @@ public final class MicroburstServer implements AutoCloseable {
 
     /** Whether the configured transport authenticates callers (anything but Storm's simple plugin or ours). */
     static boolean authenticated(Map<String, Object> conf) {
-        Object plugin = conf.get(Config.NIMBUS_THRIFT_TRANSPORT_PLUGIN);
-        if (plugin == null) {
-            plugin = conf.get(Config.STORM_THRIFT_TRANSPORT_PLUGIN);
+        return ServerConfig.authenticates(ThriftConnectionType.NIMBUS.getTransportPlugin(conf));
+    }
+
+    /** The DRPC service; on an address other than a loopback one, only with authenticating DRPC transports. */
+    private static DrpcService startDrpc(Map<String, Object> conf, InetAddress address, String bind, String host)
+        throws InterruptedException {
+        if (!address.isLoopbackAddress()) {
+            for (ThriftConnectionType type : List.of(ThriftConnectionType.DRPC, ThriftConnectionType.DRPC_INVOCATIONS)) {
+                if (!ServerConfig.authenticates(type.getTransportPlugin(conf))) {
+                    throw new IllegalArgumentException("Refusing to serve DRPC on " + bind + " without authentication: "
+                        + "configure an authenticating transport in " + Config.DRPC_THRIFT_TRANSPORT_PLUGIN + " and "
+                        + Config.DRPC_INVOCATIONS_THRIFT_TRANSPORT_PLUGIN + " (or " + Config.STORM_THRIFT_TRANSPORT_PLUGIN
+                        + "), or keep " + ServerConfig.BIND + " on a loopback address");
+                }
+            }
         }
-        return plugin != null && !plugin.equals(SimpleTransportPlugin.class.getName())
-            && !plugin.equals(BoundTransportPlugin.class.getName());
+        return new DrpcService(conf, host);
+    }
+
+    private void closeDrpc() {
+        if (drpc != null) {
+            drpc.close();
+        }
+        if (drpcHttp != null) {
+            drpcHttp.close();
+        }
     }
 
     private void awaitServing() throws InterruptedException {
@@ -172,7 +226,25 @@ public final class MicroburstServer implements AutoCloseable {
         return conf;
     }
 
-    /** Stops serving and stops every topology; stored topologies stay stored and come back at the next start. */
+    /** The port DRPC clients call functions on ({@code drpc.port}), or -1 when the server does not serve DRPC. */
+    public int drpcPort() {
+        return drpc == null ? -1 : drpc.port();
+    }
+
+    /** The port topologies fetch DRPC requests from ({@code drpc.invocations.port}), or -1 without DRPC. */
+    public int drpcInvocationsPort() {
+        return drpc == null ? -1 : drpc.invocationsPort();
+    }
+
+    /** The port of DRPC over HTTP ({@code drpc.http.port}, on 127.0.0.1), or -1 when not served. */
+    public int drpcHttpPort() {
+        return drpcHttp == null ? -1 : drpcHttp.port();
+    }
+
+    /**
+     * Stops serving and stops every topology; stored topologies stay stored and come back at the next start. DRPC
+     * requests still waiting fail with {@code SERVER_SHUTDOWN}.
+     */
     @Override
     public void close() {
         web.close();
@@ -183,6 +255,7 @@ public final class MicroburstServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         cluster.close();
+        closeDrpc();
         scheduler.shutdownNow();
         try {
             lock.release();

@@ -3,12 +3,17 @@ package io.microburst.server;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.storm.Config;
+import org.apache.storm.security.auth.SimpleTransportPlugin;
 import org.apache.storm.utils.ObjectReader;
 
 /**
  * Configuration keys of {@code microburst server}, read from the same map as Storm's own keys (storm.yaml, then
  * {@code -c} overrides). Storm's keys it honours: {@code nimbus.thrift.port}, {@code nimbus.thrift.max_buffer_size},
- * {@code nimbus.thrift.threads}, {@code ui.port} (pages, REST API, metrics), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication).
+ * {@code nimbus.thrift.threads}, {@code ui.port} (pages, REST API, metrics), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication);
+ * with {@value #DRPC} on, Storm's DRPC daemon keys: {@code drpc.port}, {@code drpc.invocations.port},
+ * {@code drpc.http.port}, {@code drpc.request.timeout.secs}, {@code drpc.authorizer}, {@code drpc.thrift.transport},
+ * {@code drpc.invocations.thrift.transport}, {@code drpc.worker.threads}, {@code drpc.invocations.threads},
+ * {@code drpc.queue.size}, {@code drpc.max_buffer_size}.
  */
 public final class ServerConfig {
     /** String, default {@value #DEFAULT_DIR}: where submitted topologies (jar, configuration, status) are kept. */
@@ -20,6 +25,19 @@ public final class ServerConfig {
     public static final String BIND = "microburst.server.bind";
     /** Long, default 256 MiB: the largest topology jar an upload may send. */
     public static final String UPLOAD_MAX_BYTES = "microburst.server.upload.max.bytes";
+
+    /**
+     * Boolean, default false: also serve DRPC, as Storm's DRPC daemon ({@code storm drpc}) does, on {@code drpc.port}
+     * (3772), {@code drpc.invocations.port} (3773) and {@code drpc.http.port} (3774, HTTP on 127.0.0.1 only; negative:
+     * none). Topologies the server runs are given {@code drpc.servers} and {@code drpc.invocations.port} pointing at it.
+     */
+    public static final String DRPC = "microburst.server.drpc";
+    /** Storm's key (storm-server's DaemonConfig): seconds a DRPC request waits for its result, default 600. */
+    public static final String DRPC_REQUEST_TIMEOUT_SECS = "drpc.request.timeout.secs";
+    /** Storm's key (storm-server's DaemonConfig): the {@code IAuthorizer} class that authorizes DRPC calls. */
+    public static final String DRPC_AUTHORIZER = "drpc.authorizer";
+    /** Storm's key (storm-server's DaemonConfig): the port of DRPC over HTTP; negative: no HTTP. */
+    public static final String DRPC_HTTP_PORT = "drpc.http.port";
 
     /** Storm's key for the UI's port (storm-server's DaemonConfig), here also the REST API's and the metrics'. */
     public static final String UI_PORT = "ui.port";
@@ -46,6 +64,20 @@ public final class ServerConfig {
 
     static int uiPort(Map<String, Object> conf) {
         return ObjectReader.getInt(conf.get(UI_PORT), 8080);
+    }
+
+    static boolean drpc(Map<String, Object> conf) {
+        return ObjectReader.getBoolean(conf.get(DRPC), false);
+    }
+
+    static int drpcHttpPort(Map<String, Object> conf) {
+        return ObjectReader.getInt(conf.get(DRPC_HTTP_PORT), 3774);
+    }
+
+    /** Whether a Thrift transport plugin authenticates callers (anything but Storm's simple plugin or ours). */
+    static boolean authenticates(String plugin) {
+        return plugin != null && !plugin.equals(SimpleTransportPlugin.class.getName())
+            && !plugin.equals(BoundTransportPlugin.class.getName());
     }
 
     static int thriftPort(Map<String, Object> conf) {

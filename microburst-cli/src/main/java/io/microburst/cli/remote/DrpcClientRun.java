@@ -27,7 +27,8 @@ public final class DrpcClientRun {
         Map<String, Object> conf = AdminRun.clientConf(command.conf());
         if (conf.get(Config.DRPC_SERVERS) == null) {
             throw new CommandFailedException("drpc-client: drpc.servers is not set: give the DRPC servers with "
-                + "-c drpc.servers='[\"HOST\"]' (and -c drpc.port=PORT) or in storm.yaml");
+                + "-c drpc.servers='[\"HOST\"]' (and -c drpc.port=PORT) or in storm.yaml (a microburst server serves DRPC "
+                + "when started with --drpc)");
         }
         DRPCClient drpc;
         try {

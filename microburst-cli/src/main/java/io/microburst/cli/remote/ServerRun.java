@@ -58,6 +58,11 @@ public final class ServerRun {
         out.println("microburst server: Nimbus Thrift on " + server.host() + ":" + server.thriftPort()
             + ", pages, Storm UI REST API and /metrics on http://" + server.host() + ":" + server.uiPort()
             + "/, topologies stored in " + server.dataDir());
+        if (server.drpcPort() >= 0) {
+            out.println("microburst server: DRPC on " + server.host() + ":" + server.drpcPort() + ", invocations on "
+                + server.host() + ":" + server.drpcInvocationsPort()
+                + (server.drpcHttpPort() >= 0 ? ", HTTP on http://127.0.0.1:" + server.drpcHttpPort() + "/drpc/" : ""));
+        }
         stopped.await();
         return 0;
     }

@@ -1,0 +1,127 @@
+package io.microburst.server;
+
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.storm.generated.AuthorizationException;
+import org.apache.storm.generated.DRPCExecutionException;
+import org.apache.storm.security.auth.ReqContext;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DRPC over HTTP on {@code drpc.http.port}, as Storm's DRPC daemon serves it: {@code GET /drpc/FUNCTION/ARGS},
+ * {@code GET /drpc/FUNCTION} (empty arguments) and {@code POST /drpc/FUNCTION} (the body is the arguments) answer the
+ * result as text; a failed request answers Storm's JSON {@code {"error": TYPE, "errorMessage": MESSAGE}} with Storm's
+ * status (400 failed request, 503 server shutting down, 504 timed out, 500 otherwise), and 401 with {@code "error": "401 Unauthorized"} when {@code drpc.authorizer} refuses. There is no
+ * HTTP authentication here, so it listens on 127.0.0.1 only.
+ */
+final class DrpcHttp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DrpcHttp.class);
+    private static final String PREFIX = "/drpc/";
+
+    private final DrpcService drpc;
+    private final Server server;
+    private final ServerConnector connector;
+
+    /**
+     * @param port the port, 0 for any free one
+     * @param threads how many requests may wait for their results at once
+     */
+    DrpcHttp(DrpcService drpc, int port, int threads) throws Exception {
+        this.drpc = drpc;
+        QueuedThreadPool pool = new QueuedThreadPool(Math.max(threads, 4) + 4, 2);
+        pool.setName("microburst-drpc-http");
+        pool.setDaemon(true);
+        this.server = new Server(pool);
+        this.connector = new ServerConnector(server, 1, 1);
+        connector.setHost(InetAddress.getLoopbackAddress().getHostAddress());
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Calls());
+        server.start();
+    }
+
+    int port() {
+        return connector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("Stopping the DRPC HTTP server failed: {}", e.toString());
+        }
+    }
+
+    private final class Calls extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            String path = Request.getPathInContext(request);
+            String method = request.getMethod();
+            if (!path.startsWith(PREFIX) || path.length() == PREFIX.length()) {
+                return error(response, callback, 404, "Not Found", "no such DRPC path: " + path
+                    + " (use /drpc/FUNCTION/ARGS, /drpc/FUNCTION, or POST /drpc/FUNCTION)");
+            }
+            String rest = path.substring(PREFIX.length());
+            int slash = rest.indexOf('/');
+            String function;
+            String args;
+            if ("GET".equals(method)) {
+                function = slash < 0 ? rest : rest.substring(0, slash);
+                args = slash < 0 ? "" : rest.substring(slash + 1);
+                if (args.indexOf('/') >= 0) {
+                    return error(response, callback, 404, "Not Found", "no such DRPC path: " + path
+                        + " (the arguments are one path segment)");
+                }
+            } else if ("POST".equals(method) && slash < 0) {
+                function = rest;
+                args = Content.Source.asString(request, StandardCharsets.UTF_8);
+            } else {
+                return error(response, callback, 405, "Method Not Allowed", method + " " + path + " is not a DRPC call");
+            }
+            ReqContext.reset();
+            ReqContext.context().setRemoteAddress(InetAddress.getByName(Request.getRemoteAddr(request)));
+            try {
+                String result = drpc.executeAuthorized(function, args);
+                response.setStatus(200);
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
+                response.write(true, ByteBuffer.wrap(String.valueOf(result).getBytes(StandardCharsets.UTF_8)), callback);
+                return true;
+            } catch (DRPCExecutionException e) {
+                int status = !e.is_set_type() ? 500 : switch (e.get_type()) {
+                    case FAILED_REQUEST -> 400;
+                    case SERVER_SHUTDOWN -> 503;
+                    case SERVER_TIMEOUT -> 504;
+                    default -> 500;
+                };
+                return error(response, callback, status, e.is_set_type() ? e.get_type().toString() : "Internal Error",
+                    e.get_msg());
+            } catch (AuthorizationException e) {
+                return error(response, callback, 401, "401 Unauthorized", e.get_msg());
+            } finally {
+                ReqContext.reset();
+            }
+        }
+
+        private boolean error(Response response, Callback callback, int status, String error, String message) {
+            response.setStatus(status);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            String body = JSONValue.toJSONString(Map.of("error", error, "errorMessage", String.valueOf(message)));
+            response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+            return true;
+        }
+    }
+}
