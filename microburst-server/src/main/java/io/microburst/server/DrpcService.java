@@ -230,9 +230,9 @@ final class DrpcService implements AutoCloseable {
     @Override
     public void close() {
         registry(registeredHost, registered, false);
+        drpc.close();
         calls.stop();
         invocations.stop();
-        drpc.close();
         for (Thread thread : List.of(callsThread, invocationsThread)) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(10));
