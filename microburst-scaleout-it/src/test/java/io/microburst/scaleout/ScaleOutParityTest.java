@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import example.scaleout.BlobFlow;
+import example.scaleout.DrpcTopologies;
 import example.scaleout.ParityTopology;
 import io.microburst.cli.Main;
+import io.microburst.server.BoundTransportPlugin;
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
 import io.microburst.stormcluster.StormCluster;
@@ -16,11 +18,13 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +35,20 @@ import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.apache.storm.Config;
 import org.apache.storm.command.Blobstore;
+import org.apache.storm.daemon.drpc.DRPC;
+import org.apache.storm.daemon.drpc.DRPCThrift;
+import org.apache.storm.generated.DRPCExecutionException;
+import org.apache.storm.generated.DistributedRPC;
+import org.apache.storm.generated.DistributedRPCInvocations;
 import org.apache.storm.generated.ExecutorSummary;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.TopologyInfo;
+import org.apache.storm.metric.StormMetricsRegistry;
+import org.apache.storm.security.auth.ThriftConnectionType;
+import org.apache.storm.security.auth.ThriftServer;
+import org.apache.storm.utils.DRPCClient;
 import org.apache.storm.utils.NimbusClient;
+import org.apache.storm.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -298,6 +312,120 @@ class ScaleOutParityTest {
             }
         }
         return jar;
+    }
+
+
+    /**
+     * DRPC as a Storm user meets it on a cluster: the same jar ({@link DrpcTopologies}: LinearDRPCTopologyBuilder and
+     * Trident's newDRPCStream, no LocalDRPC) submitted with StormSubmitter to the Storm cluster, whose workers fetch
+     * from Storm's own DRPC handler (storm-server's {@code DRPC} and {@code DRPCThrift} on the calls and invocations
+     * ports in this JVM, as Storm's DRPC daemon serves them), and to a {@code microburst server --drpc}: storm-client's
+     * {@code DRPCClient} gets the same answers from both, and the same error type for a function nobody serves.
+     */
+    @Test
+    void drpcAnswersTheSameFromAStormClusterAndFromAMicroburstServer() throws Exception {
+        Path jar = topologyJar(tmp.resolve("drpc.jar"));
+        Map<String, Object> drpcConf = new HashMap<>(Utils.readStormConfig());
+        drpcConf.put(Config.DRPC_PORT, 0);
+        drpcConf.put(Config.DRPC_INVOCATIONS_PORT, 0);
+        drpcConf.put(Config.DRPC_THRIFT_TRANSPORT_PLUGIN, BoundTransportPlugin.class.getName());
+        drpcConf.put(Config.DRPC_INVOCATIONS_THRIFT_TRANSPORT_PLUGIN, BoundTransportPlugin.class.getName());
+        drpcConf.put(ServerConfig.DRPC_REQUEST_TIMEOUT_SECS, DRPC_TIMEOUT_SECS);
+        Path home = cluster.stormHome();
+        List<String> onStorm;
+        try (DRPC drpc = new DRPC(new StormMetricsRegistry(), drpcConf)) {
+            DRPCThrift handler = new DRPCThrift(drpc);
+            ThriftServer calls = new ThriftServer(drpcConf, new DistributedRPC.Processor<>(handler),
+                ThriftConnectionType.DRPC);
+            ThriftServer invocations = new ThriftServer(drpcConf, new DistributedRPCInvocations.Processor<>(handler),
+                ThriftConnectionType.DRPC_INVOCATIONS);
+            try {
+                for (ThriftServer server : List.of(calls, invocations)) {
+                    Thread serving = new Thread(server::serve, "storm-drpc-" + server.getPort());
+                    serving.setDaemon(true);
+                    serving.start();
+                }
+                Process submit = start(tmp.resolve("drpc-storm-submit.log"), javaCommand(List.of(
+                    "-Dstorm.jar=" + jar, "-Dstorm.conf.file=" + cluster.stormYaml(),
+                    "-Dlog4j.configurationFile=" + home.resolve("log4j2/client.xml"),
+                    "-cp", home.resolve("lib-worker") + File.separator + "*" + File.pathSeparator + jar,
+                    DrpcTopologies.class.getName(), "drpc", Integer.toString(invocations.getPort()))));
+                assertTrue(submit.waitFor(2, TimeUnit.MINUTES), "submission did not return");
+                assertEquals(0, submit.exitValue(), () -> "submission failed: " + read(tmp.resolve("drpc-storm-submit.log")));
+                onStorm = drpcCalls(calls.getPort());
+                try (NimbusClient nimbus = NimbusClient.getConfiguredClient(cluster.clientConf())) {
+                    KillOptions now = new KillOptions();
+                    now.set_wait_secs(0);
+                    nimbus.getClient().killTopologyWithOpts("drpc-linear", now);
+                    nimbus.getClient().killTopologyWithOpts("drpc-trident", now);
+                }
+            } finally {
+                calls.stop();
+                invocations.stop();
+            }
+        }
+
+        List<String> onMicroburst;
+        Map<String, Object> serverConf = new HashMap<>();
+        serverConf.put(ServerConfig.DIR, tmp.resolve("drpc-server").toString());
+        serverConf.put(Config.NIMBUS_THRIFT_PORT, 0);
+        serverConf.put(ServerConfig.UI_PORT, 0);
+        serverConf.put(ServerConfig.DRPC, true);
+        serverConf.put(Config.DRPC_PORT, 0);
+        serverConf.put(Config.DRPC_INVOCATIONS_PORT, 0);
+        serverConf.put(ServerConfig.DRPC_HTTP_PORT, -1);
+        serverConf.put(ServerConfig.DRPC_REQUEST_TIMEOUT_SECS, DRPC_TIMEOUT_SECS);
+        try (MicroburstServer server = MicroburstServer.start(serverConf)) {
+            String options = URLEncoder.encode("nimbus.seeds=[\"127.0.0.1\"]", StandardCharsets.UTF_8) + ","
+                + URLEncoder.encode("nimbus.thrift.port=" + server.thriftPort(), StandardCharsets.UTF_8);
+            Process submit = start(tmp.resolve("drpc-microburst-submit.log"), javaCommand(List.of(
+                "-Dstorm.jar=" + jar, "-Dstorm.options=" + options,
+                "-Dlog4j.configurationFile=" + home.resolve("log4j2/client.xml"),
+                "-cp", home.resolve("lib-worker") + File.separator + "*" + File.pathSeparator + jar,
+                DrpcTopologies.class.getName(), "drpc")));
+            assertTrue(submit.waitFor(2, TimeUnit.MINUTES), "submission did not return");
+            assertEquals(0, submit.exitValue(), () -> "submission failed: " + read(tmp.resolve("drpc-microburst-submit.log")));
+            onMicroburst = drpcCalls(server.drpcPort());
+        }
+
+        assertEquals(List.of("reverse \"storm\" => \"mrots\"", "reverse \"\" => \"\"",
+            "words \"one two three\" => \"[[\"one\"],[\"two\"],[\"three\"]]\"", "words \"x\" => \"[[\"x\"]]\"",
+            "nobody \"x\" => SERVER_TIMEOUT"), onStorm, "Storm's answers");
+        assertEquals(onStorm, onMicroburst, "the microburst server's answers against Storm's");
+    }
+
+    private static final int DRPC_TIMEOUT_SECS = 10;
+
+    /** The test's DRPC calls against {@code port}, each as {@code FUNCTION "ARG" => "RESULT"} or the error type. */
+    private static List<String> drpcCalls(int port) throws Exception {
+        List<String> answers = new ArrayList<>();
+        try (DRPCClient drpc = new DRPCClient(Utils.readStormConfig(), "127.0.0.1", port)) {
+            // the topologies are starting: each function's first call is repeated until it is answered
+            for (String function : List.of("reverse", "words")) {
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+                while (true) {
+                    try {
+                        drpc.execute(function, "warm up");
+                        break;
+                    } catch (DRPCExecutionException e) {
+                        if (System.nanoTime() - deadline > 0) {
+                            fail(function + " was never answered on port " + port + ": " + e);
+                        }
+                    }
+                }
+            }
+            for (String[] call : List.of(new String[] {"reverse", "storm"}, new String[] {"reverse", ""},
+                new String[] {"words", "one two three"}, new String[] {"words", "x"}, new String[] {"nobody", "x"})) {
+                String answer;
+                try {
+                    answer = "\"" + drpc.execute(call[0], call[1]) + "\"";
+                } catch (DRPCExecutionException e) {
+                    answer = String.valueOf(e.get_type());
+                }
+                answers.add(call[0] + " \"" + call[1] + "\" => " + answer);
+            }
+        }
+        return answers;
     }
 
     private static List<String> javaCommand(List<String> args) {
