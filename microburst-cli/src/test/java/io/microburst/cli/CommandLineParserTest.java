@@ -69,6 +69,16 @@ class CommandLineParserTest {
         assertEquals(new Command.Demo(Duration.ofSeconds(5), 2), custom);
     }
 
+    @Test
+    void serverDrpcFlagTurnsOnTheDrpcKey() throws UsageException {
+        Command.Server plain = (Command.Server) CommandLineParser.parse("server");
+        Command.Server drpc = (Command.Server) CommandLineParser.parse("server", "--drpc", "-c", "drpc.port=4000");
+
+        assertEquals(null, plain.conf().get("microburst.server.drpc"));
+        assertEquals(true, drpc.conf().get("microburst.server.drpc"));
+        assertEquals(4000, ((Number) drpc.conf().get("drpc.port")).intValue());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"help", "--help", "-h"})
     void helpSpellings(String word) throws UsageException {
