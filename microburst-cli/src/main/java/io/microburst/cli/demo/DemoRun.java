@@ -31,7 +31,9 @@ import org.apache.storm.thrift.TException;
 public final class DemoRun {
     private static final long SAMPLE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int KILL_WAIT_SECS = 1;
-    private static final long SETTLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+    private static final long SETTLE_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** After this, two equal reads end the wait even if they do not balance (a cluster whose counts are sampled). */
+    private static final long UNBALANCED_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final long SETTLE_POLL_MILLIS = 50;
 
     private final Command.Demo command;
@@ -112,25 +114,37 @@ public final class DemoRun {
     }
 
     /**
-     * Deactivates the spout and reads the counters until two reads a little apart agree, so that the summary counts
-     * every sentence emitted through to the end (live reads take upstream counters before downstream ones while tuples
-     * move, so they can show a bolt executing more than its producer emitted). Gives up after a few seconds and keeps
-     * the last read.
+     * Deactivates the spout and reads the counters until every sentence emitted has been split and every word split
+     * counted, and a second read agrees, so that the summary counts every sentence through to the end (live reads take
+     * upstream counters before downstream ones while tuples move, so they can show a bolt executing more than its
+     * producer emitted). Counts that never balance (Storm's are sampled) end the wait once they stop moving after a few
+     * seconds; on a machine so loaded that draining takes longer than the limit, keeps the last read.
      */
     private static Map<String, ComponentCounters> settle(ILocalCluster cluster, Map<String, ComponentCounters> last)
             throws TException, InterruptedException {
         cluster.deactivate(WordCountTopology.NAME);
-        long deadline = System.nanoTime() + SETTLE_LIMIT_NANOS;
+        long start = System.nanoTime();
+        long deadline = start + SETTLE_LIMIT_NANOS;
         Map<String, ComponentCounters> previous = last;
         while (System.nanoTime() - deadline < 0) {
             TimeUnit.MILLISECONDS.sleep(SETTLE_POLL_MILLIS);
             Map<String, ComponentCounters> now = readCounters(cluster);
-            if (now.equals(previous)) {
+            if (now.equals(previous)
+                && (drained(now) || System.nanoTime() - start - UNBALANCED_SETTLE_NANOS >= 0)) {
                 return now;
             }
             previous = now;
         }
         return previous;
+    }
+
+    /** Whether every tuple emitted has been executed downstream: what the spout sent is all split, all words counted. */
+    private static boolean drained(Map<String, ComponentCounters> counters) {
+        ComponentCounters sentences = counters.get(WordCountTopology.SPOUT);
+        ComponentCounters split = counters.get(WordCountTopology.SPLIT);
+        ComponentCounters count = counters.get(WordCountTopology.COUNT);
+        return sentences != null && split != null && count != null
+            && sentences.emitted() == split.executed() && split.emitted() == count.executed();
     }
 
     private static Map<String, ComponentCounters> readCounters(ILocalCluster cluster) throws TException {
