@@ -9,20 +9,29 @@ import org.apache.logging.log4j.core.Logger;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Property;
 
-/** Collects what one logger logs at warning level or above while attached (the build's logging may hide it). */
+/**
+ * Collects what one logger logs at warning level or above while attached (the build's logging may hide it), with the
+ * message of the exception logged when asked to.
+ */
 final class LogCapture extends AbstractAppender implements AutoCloseable {
     final List<String> messages = new CopyOnWriteArrayList<>();
     private final Logger logger;
     private final Level level;
+    private final boolean withThrown;
 
     LogCapture(Class<?> type) {
         this(type.getName());
     }
 
     LogCapture(String loggerName) {
+        this(loggerName, false);
+    }
+
+    LogCapture(String loggerName, boolean withThrown) {
         super("capture-" + loggerName, null, null, true, Property.EMPTY_ARRAY);
         logger = (Logger) LogManager.getLogger(loggerName);
         level = logger.getLevel();
+        this.withThrown = withThrown;
         start();
         logger.addAppender(this);
         logger.setLevel(Level.WARN);
@@ -31,7 +40,8 @@ final class LogCapture extends AbstractAppender implements AutoCloseable {
     @Override
     public void append(LogEvent event) {
         if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
-            messages.add(event.getMessage().getFormattedMessage());
+            String thrown = withThrown && event.getThrown() != null ? " " + event.getThrown().getMessage() : "";
+            messages.add(event.getMessage().getFormattedMessage() + thrown);
         }
     }
 

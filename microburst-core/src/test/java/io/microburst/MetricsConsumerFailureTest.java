@@ -5,13 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.apache.storm.Config;
 import org.apache.storm.metric.api.CountMetric;
 import org.apache.storm.metric.api.IMetricsConsumer;
@@ -64,37 +57,6 @@ class MetricsConsumerFailureTest {
         }
     }
 
-    /** Collects what one logger warns while attached. */
-    private static final class Warnings extends AbstractAppender implements AutoCloseable {
-        final List<String> messages = new CopyOnWriteArrayList<>();
-        private final Logger logger;
-        private final Level level;
-
-        Warnings(String loggerName) {
-            super("warnings-" + loggerName, null, null, true, Property.EMPTY_ARRAY);
-            logger = (Logger) LogManager.getLogger(loggerName);
-            level = logger.getLevel();
-            start();
-            logger.addAppender(this);
-            logger.setLevel(Level.WARN);
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
-                String thrown = event.getThrown() == null ? "" : " " + event.getThrown().getMessage();
-                messages.add(event.getMessage().getFormattedMessage() + thrown);
-            }
-        }
-
-        @Override
-        public void close() {
-            logger.removeAppender(this);
-            logger.setLevel(level);
-            stop();
-        }
-    }
-
     @Test
     void aThrowingMetricsConsumerIsLoggedWithItsComponentAndTask() throws Exception {
         TopologyBuilder b = new TopologyBuilder();
@@ -104,7 +66,7 @@ class MetricsConsumerFailureTest {
         conf.put(Config.TOPOLOGY_METRICS_CONSUMER_REGISTER,
             List.of(Map.of("class", Refusing.class.getName(), "parallelism.hint", 1)));
         String component = "__metrics_" + Refusing.class.getName();
-        try (Warnings warnings = new Warnings("io.microburst.runtime.Supervisor");
+        try (LogCapture warnings = new LogCapture("io.microburst.runtime.Supervisor", true);
              MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology("refused-metrics", conf, b.createTopology());
             ReplayingSpout.await("a warning naming the consumer", 60, () -> warnings.messages.stream()
