@@ -137,53 +137,52 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
         }
         outbox.pace(slowCalls);
         int emitted = 0;
-        int calls = 0;
         long start = System.nanoTime();
-        long elapsed = 0;
-        int timedCalls = 0;
         int checkMask = 0;
-        for (int i = 0; i < max; i++) {
+        // Only this counter and the loop's own bounds are carried from call to call: C2 often leaves a real call in
+        // the loop's body, and every value live across it is stored and reloaded per call (see
+        // docs/performance/2026-11-24-slow-user-calls.md).
+        int calls = 0;
+        while (calls < max) {
             if (maxPending > 0 && inFlight >= maxPending) {
                 break;
             }
             emittedThisCall = 0;
             polled = true;
-            calls++;
             try {
                 spout.nextTuple();
             } catch (Throwable t) {
                 failed(t, "nextTuple");
                 break;
             }
+            calls++;
             // One branch for both (a stop that gave up on this thread bars any further call; see StopSequence).
             if (emittedThisCall == 0 | barredByStop) {
-                elapsed = System.nanoTime() - start; // this call may have waited with tuples of the calls before
-                timedCalls = calls;
-                break;
+                // this call may have waited with tuples of the calls before: a loop that emitted is judged with it
+                int measured = TurnBudget.exceeds(emitted, 0);
+                int slow = TurnBudget.slowCalls(System.nanoTime() - start, calls);
+                slowCalls = (slow & measured) | (slowCalls & (measured ^ 1));
+                return emitted;
             }
             emitted += emittedThisCall;
             // A slow nextTuple must not hold back this executor's mail (acks, ticks, a stop) for a whole batch, nor the
-            // tuples it emitted. The clock is read after the first call; while the calls are fast it is then read every
-            // 64 calls, else every call. The time decisions are arithmetic, not branches (see TurnBudget): over the
-            // turn's time, or at a slow pace, max drops to the calls made and the loop ends.
-            if (i == 0 || ((i + 1) & checkMask) == 0) {
+            // tuples it emitted. The clock is read after the first call (checkMask starts at 0); while the calls are
+            // fast it is then read every 64 calls, else every call, and that reading of the whole loop so far judges
+            // the pace. The decisions are arithmetic, not branches (see TurnBudget): over the turn's time, or at a slow
+            // pace, max drops to the calls made and the loop ends; the pace also decides how the next emits, and the
+            // next loop's, are handed over.
+            if ((calls & checkMask) == 0) {
                 if (inbox.stopRequested()) {
                     break;
                 }
-                elapsed = System.nanoTime() - start;
-                timedCalls = calls;
-                int over = TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS)
-                    | TurnBudget.slowCalls(elapsed, calls);
-                max -= (max - i - 1) * over;
+                long elapsed = System.nanoTime() - start;
+                int slow = TurnBudget.slowCalls(elapsed, calls);
+                max -= (max - calls) * (TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS) | slow);
                 checkMask = 63 * TurnBudget.exceeds(FAST_NEXT_TUPLE_NANOS * calls, elapsed);
-                outbox.pace(over); // fast calls fill batches from here on, whatever the loop started with
+                slowCalls = slow;
+                outbox.pace(slow);
             }
         }
-        // The pace of a loop that emitted, its last call included (a spout that waits in the call after an emit holds
-        // the tuple as much as one that waits after it), as last read, decides how the next loop hands over; a loop
-        // that emitted nothing leaves it as it was.
-        int measured = TurnBudget.exceeds(emitted, 0);
-        slowCalls = (TurnBudget.slowCalls(elapsed, timedCalls) & measured) | (slowCalls & (measured ^ 1));
         return emitted;
     }
 
