@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +36,8 @@ public record JarLoggers(List<String> shown, List<String> kept) {
     /** The name of the command line's own log4j2 configuration ({@code log4j2.xml}): a user's own is left alone. */
     public static final String CONFIGURATION_NAME = "microburst-cli";
     private static final String CLASS_SUFFIX = ".class";
+    /** The loggers the command line's configuration sets for Storm's and Microburst's own classes. */
+    private static final Set<String> RUNTIME_LOGGERS = Set.of("org.apache.storm", "io.microburst");
 
     public JarLoggers {
         shown = List.copyOf(shown);
@@ -108,7 +111,9 @@ public record JarLoggers(List<String> shown, List<String> kept) {
     /**
      * Applies the levels to the log4j2 configuration of the caller's class loader, if that configuration is the command
      * line's own ({@value #CONFIGURATION_NAME}): a configuration the user chose (such as {@code -Dlog4j2.configurationFile})
-     * is theirs, and so is a logger that configuration names explicitly.
+     * is theirs. Within it, a logger under one the configuration names for a library the jar may bundle (Kafka's,
+     * Hadoop's clients) keeps that level; only the runtime's own trees ({@code org.apache.storm}, {@code io.microburst})
+     * and the root give way to INFO.
      *
      * @return whether the levels were applied
      */
@@ -120,14 +125,17 @@ public record JarLoggers(List<String> shown, List<String> kept) {
         if (!CONFIGURATION_NAME.equals(config.getName())) {
             return false;
         }
-        Map<String, Level> keptLevels = new HashMap<>();
-        for (String name : kept) {
-            keptLevels.put(name, config.getLoggerConfig(name).getLevel());
-        }
+        Map<String, Level> levels = new LinkedHashMap<>();
         for (String name : shown) {
-            add(config, name, Level.INFO);
+            String nearest = config.getLoggerConfig(name).getName();
+            if (nearest.isEmpty() || RUNTIME_LOGGERS.contains(nearest)) {
+                levels.put(name, Level.INFO);
+            }
         }
-        keptLevels.forEach((name, level) -> add(config, name, level));
+        for (String name : kept) {
+            levels.putIfAbsent(name, config.getLoggerConfig(name).getLevel());
+        }
+        levels.forEach((name, level) -> add(config, name, level));
         context.updateLoggers();
         return true;
     }

@@ -37,17 +37,23 @@ class JarLoggersTest {
         assertEquals(List.of("org.lib.sub"), loggers.kept());
     }
 
-    /** Applied to the command line's own configuration (this module's log4j2.xml, on the test class path). */
+    /**
+     * Applied to the command line's own configuration (this module's log4j2.xml, on the test class path): org.apache.storm
+     * and the root give way, org.apache.kafka (a library the configuration quiets) does not.
+     */
     @Test
     void appliesInfoToTheShownLoggersAndKeepsTheOthers() {
-        JarLoggers loggers = new JarLoggers(List.of("org.apache.storm.jarloggerstest", "org.apache.storm.Mine"),
-            List.of("org.apache.storm.jarloggerstest.kept"));
+        JarLoggers loggers = new JarLoggers(List.of("org.apache.storm.jarloggerstest", "org.apache.storm.Mine",
+            "com.jarloggerstest", "org.apache.kafka.jarloggerstest"), List.of("org.apache.storm.jarloggerstest.kept"));
 
         assertTrue(loggers.apply());
 
         assertTrue(LogManager.getLogger("org.apache.storm.jarloggerstest.Bolt").isInfoEnabled());
         assertTrue(LogManager.getLogger("org.apache.storm.Mine").isInfoEnabled());
         assertFalse(LogManager.getLogger("org.apache.storm.jarloggerstest.kept.Runtime").isInfoEnabled());
+        assertTrue(LogManager.getLogger("com.jarloggerstest.Bolt").isInfoEnabled());
+        assertFalse(LogManager.getLogger("org.apache.kafka.jarloggerstest.Consumer").isInfoEnabled(),
+            "a library the configuration quiets stays quiet");
         assertFalse(LogManager.getLogger("org.apache.storm.Other").isInfoEnabled());
         assertTrue(LogManager.getLogger("org.apache.storm.Other").isWarnEnabled());
     }
