@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * The part of Storm's logviewer (a supervisor's port {@code logviewer.port}, 8000) that reads topologies' worker logs,
  * over {@link WorkerLogs}: {@code GET /api/v1/download?file=ID/PORT/worker.log} (the whole file),
  * {@code /api/v1/log?file=...&start=&length=} (a slice, by default the last {@value #DEFAULT_LENGTH} bytes, as plain
- * text where Storm's renders a page) and {@code /api/v1/listLogs?topoId=&port=} (a JSON list of the files). A request
+ * text where Storm's renders a page; of a rolled {@code worker.log.N.gz} its uncompressed text, as Storm's) and
+ * {@code /api/v1/listLogs?topoId=&port=} (a JSON list of the files, the rolled ones too). A request
  * for anything outside the logs folder, or for a file that does not exist, gets 404 naming the file. Listens on the
  * server's bind address only.
  */
@@ -141,17 +143,25 @@ final class LogViewer implements AutoCloseable {
         callback.succeeded();
     }
 
+    /** A slice of the file's text: of a rolled, gzipped file ({@code worker.log.1.gz}) its uncompressed text, as Storm's. */
     private static void slice(Response response, Callback callback, Path file, Long start, Long length)
         throws IOException {
-        long size = Files.size(file);
+        boolean gzipped = file.getFileName().toString().endsWith(".gz");
+        long size = gzipped ? uncompressedSize(file) : Files.size(file);
         long len = Math.min(length == null ? DEFAULT_LENGTH : length, MAX_LENGTH);
         long from = start == null ? Math.max(0, size - len) : Math.min(start, size);
         long to = Math.min(size, from + len);
         byte[] bytes = new byte[(int) Math.min(Integer.MAX_VALUE - 8, to - from)];
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = gzipped ? new GZIPInputStream(Files.newInputStream(file)) : Files.newInputStream(file)) {
             in.skipNBytes(from);
             int n = in.readNBytes(bytes, 0, bytes.length);
             send(response, callback, 200, "text/plain; charset=utf-8", n == bytes.length ? bytes : Arrays.copyOf(bytes, n));
+        }
+    }
+
+    private static long uncompressedSize(Path file) throws IOException {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            return in.transferTo(OutputStream.nullOutputStream());
         }
     }
 

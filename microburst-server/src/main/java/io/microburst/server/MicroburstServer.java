@@ -61,6 +61,7 @@ public final class MicroburstServer implements AutoCloseable {
     private MicroburstServer(Map<String, Object> conf) throws IOException {
         this.conf = conf;
         String bind = ServerConfig.bind(conf);
+        long workerLogMaxBytes = ServerConfig.workerLogMaxBytes(conf);
         InetAddress address = InetAddress.getByName(bind);
         if (!authenticated(conf)) {
             if (!address.isLoopbackAddress()) {
@@ -118,7 +119,7 @@ public final class MicroburstServer implements AutoCloseable {
         }
         Map<String, Object> clusterConf = new HashMap<>(conf);
         clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
-        this.workerLogs = new WorkerLogs(dir.resolve("logs").resolve("workers-artifacts"));
+        this.workerLogs = new WorkerLogs(dir.resolve("logs").resolve("workers-artifacts"), workerLogMaxBytes);
         this.cluster = new MicroburstCluster(clusterConf);
         this.nimbus = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
             ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,

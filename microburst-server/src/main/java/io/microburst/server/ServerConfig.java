@@ -47,6 +47,12 @@ public final class ServerConfig {
      */
     public static final String LOGVIEWER_PORT = "logviewer.port";
 
+    /**
+     * Long, default 100 MiB (the size at which Storm's {@code log4j2/worker.xml} rolls a worker's log, which no Storm
+     * key sets): the size past which a topology's {@code worker.log} rolls to {@code worker.log.1.gz}.
+     */
+    public static final String WORKER_LOG_MAX_BYTES = "microburst.server.worker.log.max.bytes";
+
     public static final String DEFAULT_DIR = "microburst-data";
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final long DEFAULT_UPLOAD_MAX_BYTES = 256L << 20;
@@ -65,6 +71,17 @@ public final class ServerConfig {
     static long uploadMaxBytes(Map<String, Object> conf) {
         Object value = conf.get(UPLOAD_MAX_BYTES);
         return value == null ? DEFAULT_UPLOAD_MAX_BYTES : ((Number) value).longValue();
+    }
+
+    static long workerLogMaxBytes(Map<String, Object> conf) {
+        Object value = conf.get(WORKER_LOG_MAX_BYTES);
+        if (value == null) {
+            return WorkerLogs.DEFAULT_MAX_BYTES;
+        }
+        if (!(value instanceof Number number) || number.longValue() <= 0) {
+            throw new IllegalArgumentException(WORKER_LOG_MAX_BYTES + " must be a number of bytes, more than 0: " + value);
+        }
+        return number.longValue();
     }
 
     static int uiPort(Map<String, Object> conf) {

@@ -1,19 +1,23 @@
 package io.microburst.server;
 
 import io.microburst.runtime.TopologyRuntime;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.Layout;
 import org.apache.logging.log4j.core.LogEvent;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.appender.RollingFileAppender;
+import org.apache.logging.log4j.core.appender.rolling.DefaultRolloverStrategy;
+import org.apache.logging.log4j.core.appender.rolling.SizeBasedTriggeringPolicy;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.Property;
 import org.apache.logging.log4j.core.layout.PatternLayout;
@@ -26,20 +30,36 @@ import org.apache.logging.log4j.core.layout.PatternLayout;
  * goes to a topology's file when the thread that logs it has that topology's class loader as context class loader,
  * which every thread running the topology's code has. It still goes to the server's own output too. Lines logged
  * before the topology has its id (while it is being submitted) are kept in memory, up to {@value #MAX_PENDING} bytes,
- * and written first.
+ * and written first. The file rolls as a Storm worker's does (its {@code log4j2/worker.xml}): past a size (100 MB by
+ * default) it becomes {@code worker.log.1.gz}, the older ones moving up to {@code worker.log.9.gz} and the oldest
+ * dropped; log4j2's own rolling appender does it, one per topology.
  */
 final class WorkerLogs implements AutoCloseable {
     static final String WORKER_LOG = "worker.log";
     private static final int MAX_PENDING = 1 << 20;
     private static final String LAYOUT = "%d{yyyy-MM-dd HH:mm:ss.SSS} %t %c{1.} [%p] %msg%n";
+    /** How many rolled files a worker log keeps, as Storm's worker.xml ({@code DefaultRolloverStrategy max="9"}). */
+    static final int ROLLED_FILES = 9;
+    /** Storm's worker.xml rolls a worker's log past 100 MB ({@code SizeBasedTriggeringPolicy size="100 MB"}). */
+    static final long DEFAULT_MAX_BYTES = 100L << 20;
 
     private final Path root;
+    private final long maxBytes;
     private final Map<ClassLoader, Sink> sinks = new ConcurrentHashMap<>();
     private final LoggerContext context;
     private final Route route;
 
     WorkerLogs(Path root) throws IOException {
+        this(root, DEFAULT_MAX_BYTES);
+    }
+
+    /** @param maxBytes the size past which a worker log rolls */
+    WorkerLogs(Path root, long maxBytes) throws IOException {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException(ServerConfig.WORKER_LOG_MAX_BYTES + " must be more than 0: " + maxBytes);
+        }
         this.root = Files.createDirectories(root).toRealPath();
+        this.maxBytes = maxBytes;
         this.context = (LoggerContext) LogManager.getContext(false);
         PatternLayout layout = PatternLayout.newBuilder().withPattern(LAYOUT).withConfiguration(context.getConfiguration())
             .build();
@@ -64,7 +84,9 @@ final class WorkerLogs implements AutoCloseable {
     void started(ClassLoader loader, String stormId) throws IOException {
         Sink sink = sinks.get(loader);
         if (sink != null) {
-            sink.open(root.resolve(stormId).resolve(String.valueOf(TopologyRuntime.WORKER_PORT)).resolve(WORKER_LOG));
+            Path file = root.resolve(stormId).resolve(String.valueOf(TopologyRuntime.WORKER_PORT)).resolve(WORKER_LOG);
+            Files.createDirectories(file.getParent());
+            sink.open(rollingFile(stormId, file));
         }
     }
 
@@ -91,6 +113,23 @@ final class WorkerLogs implements AutoCloseable {
         return file;
     }
 
+    private RollingFileAppender rollingFile(String stormId, Path file) {
+        Configuration config = context.getConfiguration();
+        RollingFileAppender appender = RollingFileAppender.newBuilder()
+            .setName("microburst-worker-log-" + stormId)
+            .setConfiguration(config)
+            .setLayout(route.getLayout())
+            .withFileName(file.toString())
+            .withFilePattern(file + ".%i.gz")
+            .withAppend(true)
+            .withPolicy(SizeBasedTriggeringPolicy.createPolicy(Long.toString(maxBytes)))
+            .withStrategy(DefaultRolloverStrategy.newBuilder().withMax(Integer.toString(ROLLED_FILES))
+                .withConfig(config).build())
+            .build();
+        appender.start();
+        return appender;
+    }
+
     @Override
     public void close() {
         context.getConfiguration().getRootLogger().removeAppender(route.getName());
@@ -111,49 +150,48 @@ final class WorkerLogs implements AutoCloseable {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
             Sink sink = loader == null ? null : sinks.get(loader);
             if (sink != null) {
-                try {
-                    sink.write(getLayout().toByteArray(event));
-                } catch (IOException e) {
-                    error("Cannot write a topology's worker log: " + e, event, e);
-                }
+                sink.append(event, getLayout());
             }
         }
     }
 
     /** A topology's file, or the lines waiting for it. */
     private static final class Sink {
-        private ByteArrayOutputStream pending = new ByteArrayOutputStream();
-        private OutputStream out;
+        private List<LogEvent> pending = new ArrayList<>();
+        private int pendingBytes;
+        private RollingFileAppender file;
         private boolean closed;
 
-        synchronized void write(byte[] line) throws IOException {
-            if (out != null) {
-                out.write(line);
-            } else if (!closed && pending.size() + line.length <= MAX_PENDING) {
-                pending.write(line, 0, line.length);
+        synchronized void append(LogEvent event, Layout<?> layout) {
+            if (file != null) {
+                file.append(event);
+            } else if (!closed) {
+                int bytes = layout.toByteArray(event).length;
+                if (pendingBytes + bytes <= MAX_PENDING) {
+                    pending.add(event.toImmutable());
+                    pendingBytes += bytes;
+                }
             }
         }
 
-        synchronized void open(Path file) throws IOException {
-            if (closed || out != null) {
+        /** Writes the waiting lines to {@code appender} (started), which takes the rest; stops it if closed already. */
+        synchronized void open(RollingFileAppender appender) {
+            if (closed || file != null) {
+                appender.stop();
                 return;
             }
-            Files.createDirectories(file.getParent());
-            out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            pending.writeTo(out);
+            file = appender;
+            pending.forEach(appender::append);
             pending = null;
         }
 
         synchronized void close() {
             closed = true;
             pending = null;
-            if (out != null) {
-                try {
-                    out.close();
-                } catch (IOException ignored) {
-                    // the lines written so far are in the file
-                }
-                out = null;
+            if (file != null) {
+                // waits for the compression of a file it just rolled
+                file.stop(10, TimeUnit.SECONDS);
+                file = null;
             }
         }
     }

@@ -43,6 +43,9 @@ class WorkerLogsTest {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerLogsTest.class);
     private static final Pattern LINE_START = Pattern.compile("(?m)^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} .*"
         + "marker nextTuple of logs-a$");
+    private static final Pattern LINE_START_ANY = Pattern.compile("^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} ");
+    /** Lines the chatty spout logs: enough for more than ten files of 2 KiB. */
+    private static final int CHATTY_LINES = 600;
     private final HttpClient http = HttpClient.newHttpClient();
 
     @TempDir
@@ -82,13 +85,68 @@ class WorkerLogsTest {
         }
     }
 
+    /**
+     * With a small {@value ServerConfig#WORKER_LOG_MAX_BYTES}, a worker log rolls as a Storm worker's: to
+     * {@code worker.log.1.gz} up to {@code worker.log.9.gz}, the oldest dropped; the logviewer lists the rolled files
+     * and shows a rolled file's text uncompressed.
+     */
+    @Test
+    void aWorkerLogRollsAsAStormWorkersAndTheLogViewerReadsTheRolledFiles() throws Exception {
+        Configurator.setLevel(WorkerLogsTest.class.getName(), Level.INFO);
+        Map<String, Object> conf = Map.of(ServerConfig.DIR, dir.toString(), Config.NIMBUS_THRIFT_PORT, 0,
+            ServerConfig.UI_PORT, 0, ServerConfig.LOGVIEWER_PORT, 0, ServerConfig.WORKER_LOG_MAX_BYTES, 2048);
+        try (MicroburstServer server = MicroburstServer.start(conf)) {
+            String id = submit(server, "rolling", new ChattySpout());
+            String log = logFile(server, id);
+            String base = "http://127.0.0.1:" + server.logViewerPort() + "/api/v1/";
+            java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(log));
+            for (int i = 1; i <= WorkerLogs.ROLLED_FILES; i++) {
+                expected.add(log + "." + i + ".gz");
+            }
+
+            awaitContaining(base + "download?file=" + encode(log), "chatty done");
+            awaitList(base + "listLogs?topoId=" + encode(id), expected);
+
+            String newestRolled = get(base + "log?file=" + encode(log + ".1.gz") + "&start=0&length=100000").body();
+            assertTrue(LINE_START_ANY.matcher(newestRolled).find(), "shown uncompressed: " + newestRolled);
+            assertTrue(newestRolled.contains("chatty line "), newestRolled);
+            HttpResponse<byte[]> download = http.send(HttpRequest.newBuilder(URI.create(base + "download?file="
+                + encode(log + ".9.gz"))).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, download.statusCode());
+            assertEquals(0x1f, download.body()[0] & 0xff, "downloaded as the gzipped file it is");
+            for (String file : expected) {
+                String text = get(base + "log?file=" + encode(file) + "&start=0&length=100000").body();
+                assertFalse(text.contains("chatty line 0 "), "the oldest lines were dropped: " + file);
+            }
+        }
+    }
+
+    private void awaitList(String url, java.util.List<String> expected) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            HttpResponse<String> response = get(url);
+            if (response.statusCode() == 200 && expected.equals(JSONValue.parse(response.body()))) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(url + " did not list " + expected + " within 60 s: " + response.statusCode()
+                    + " " + response.body());
+            }
+            Thread.sleep(20);
+        }
+    }
+
     private static String submit(MicroburstServer server, String name) throws Exception {
+        return submit(server, name, new MarkerSpout());
+    }
+
+    private static String submit(MicroburstServer server, String name, BaseRichSpout spout) throws Exception {
         Nimbus.Iface nimbus = server.nimbus();
         String location = nimbus.beginFileUpload();
         nimbus.uploadChunk(location, ByteBuffer.wrap(emptyJar()));
         nimbus.finishFileUpload(location);
         TopologyBuilder builder = new TopologyBuilder();
-        builder.setSpout("marker", new MarkerSpout(), 1);
+        builder.setSpout("marker", spout, 1);
         Map<String, Object> topologyConf = new HashMap<>();
         nimbus.submitTopology(name, location, JSONValue.toJSONString(topologyConf), builder.createTopology());
         return server.cluster().getTopologySummaryByName(name).get_id();
@@ -145,6 +203,28 @@ class WorkerLogsTest {
             if (!logged) {
                 logged = true;
                 LOG.info("marker nextTuple of {}", topology);
+            }
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        }
+    }
+
+    /** Logs {@value #CHATTY_LINES} numbered lines, then "chatty done"; emits nothing. */
+    public static final class ChattySpout extends BaseRichSpout {
+        private int next;
+
+        @Override
+        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+        }
+
+        @Override
+        public void nextTuple() {
+            if (next < CHATTY_LINES) {
+                LOG.info("chatty line {} of a worker log that rolls", next++);
+            } else if (next++ == CHATTY_LINES) {
+                LOG.info("chatty done");
             }
         }
 

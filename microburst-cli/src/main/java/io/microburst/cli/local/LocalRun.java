@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import org.apache.storm.ILocalCluster;
 import org.apache.storm.utils.DRPCClient;
@@ -64,15 +67,16 @@ public final class LocalRun {
      */
     public int run() throws UsageException, InterruptedException {
         TopologyJar jar = openJar();
+        Future<List<List<String>>> loggers = jarLoggers(jar);
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(jar.classLoader());
         try {
             Class<?> inside = Class.forName(LocalRun.class.getName(), true, jar.classLoader());
             Method entry = inside.getMethod("runInTopologyLoader", Optional.class, Map.class, Path.class, String.class,
-                    List.class, PrintStream.class, PrintStream.class);
+                    List.class, Future.class, PrintStream.class, PrintStream.class);
             return (Integer) entry.invoke(null, command.duration(), command.confOverrides(), jar.path(),
-                    command.mainClass(), command.mainArgs(), out, err);
+                    command.mainClass(), command.mainArgs(), loggers, out, err);
         } catch (InvocationTargetException e) {
             throw rethrown(e.getCause());
         } catch (ReflectiveOperationException e) {
@@ -104,10 +108,14 @@ public final class LocalRun {
     /**
      * The run, called by {@link #run()} through the topology's class loader, in which this class is then loaded: its
      * parameters and exceptions are JDK types only, since Microburst's and Storm's classes differ between the loaders.
+     * The jar's own loggers ({@link JarLoggers}: shown, then kept names) are set here, before the main class is loaded,
+     * in the log4j2 configuration of this loader, which is the one the topology's classes log through.
      */
     public static int runInTopologyLoader(Optional<Duration> duration, Map<String, Object> confOverrides, Path jar,
-                                          String mainClass, List<String> mainArgs, PrintStream out, PrintStream err)
+                                          String mainClass, List<String> mainArgs, Future<List<List<String>>> loggers,
+                                          PrintStream out, PrintStream err)
             throws InterruptedException, IllegalArgumentException {
+        applyJarLoggers(loggers, err);
         Command.Local command = new Command.Local(duration, confOverrides, jar, mainClass, mainArgs);
         LocalRun run = new LocalRun(command, ClusterFactory.fromSystemProperties(), out, err);
         Method main;
@@ -208,6 +216,36 @@ public final class LocalRun {
             return new TopologyJar(command.jar());
         } catch (IOException e) {
             throw new UsageException(e.getMessage());
+        }
+    }
+
+    /**
+     * The jar's own loggers (shown, then kept names), found on a thread of their own while the topology's class loader
+     * loads the run and log4j2; none if the jar's entries cannot be read, which the main's lookup then reports.
+     */
+    private static Future<List<List<String>>> jarLoggers(TopologyJar jar) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                JarLoggers loggers = JarLoggers.of(jar.path(), TopologyJar.commandLineClassPath());
+                return List.of(loggers.shown(), loggers.kept());
+            } catch (IOException e) {
+                return List.of(List.<String>of(), List.<String>of());
+            }
+        }, task -> {
+            Thread thread = new Thread(task, "microburst-jar-loggers");
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
+    private static void applyJarLoggers(Future<List<List<String>>> loggers, PrintStream err)
+            throws InterruptedException {
+        JarLoggers.initLogging();
+        try {
+            List<List<String>> names = loggers.get();
+            new JarLoggers(names.get(0), names.get(1)).apply();
+        } catch (ExecutionException e) {
+            err.println("microburst: cannot set the levels of the jar's loggers: " + e.getCause());
         }
     }
 

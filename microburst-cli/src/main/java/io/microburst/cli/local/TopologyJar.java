@@ -37,14 +37,23 @@ public final class TopologyJar implements AutoCloseable {
         }
         this.path = path.toAbsolutePath();
         List<URL> urls = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
-            if (!entry.isEmpty()) {
-                urls.add(Path.of(entry).toAbsolutePath().toUri().toURL());
-            }
+        for (Path entry : commandLineClassPath()) {
+            urls.add(entry.toUri().toURL());
         }
         urls.add(this.path.toUri().toURL());
         this.classLoader = new URLClassLoader("microburst-topology", urls.toArray(new URL[0]),
                 ClassLoader.getPlatformClassLoader());
+    }
+
+    /** The command line's own class path (the JVM's), absolute, in order. */
+    public static List<Path> commandLineClassPath() {
+        List<Path> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                entries.add(Path.of(entry).toAbsolutePath());
+            }
+        }
+        return entries;
     }
 
     /** The absolute path of the jar: what {@code StormSubmitter} expects in the {@code storm.jar} system property. */

@@ -152,6 +152,27 @@ class LocalCommandEndToEndTest {
         }
     }
 
+    /**
+     * With the shipped log4j2.xml, the INFO lines of the jar's own classes show whatever their package (Storm's own
+     * examples live under org.apache.storm), as under {@code storm local}; a line under the logger of a storm-client
+     * class does not, even when the jar bundles that class as a shaded jar does.
+     */
+    @Test
+    void theJarsOwnInfoLinesShowUnderOrgApacheStormButStormClientsDoNot(@TempDir Path dir) throws Exception {
+        Path loggingJar = TopologyJarBuilder.build(StormPackageLoggingTopologySource.sources(),
+                StormPackageLoggingTopologySource.shadedStormClientClass(), dir.resolve("build"));
+        try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
+                "local", loggingJar.toString(), StormPackageLoggingTopologySource.MAIN_CLASS))) {
+            awaitOutput(process, StormPackageLoggingTopologySource.BOLT_LINE);
+            process.terminate();
+            process.waitFor(PROCESS_TIMEOUT);
+
+            String output = process.output();
+            assertTrue(output.contains("INFO  JarOwnHelper - " + StormPackageLoggingTopologySource.HELPER_LINE), output);
+            assertFalse(output.contains(StormPackageLoggingTopologySource.STORM_CLIENT_LINE), output);
+        }
+    }
+
     private static void assertRunRecordsEverything(Path dir, int seconds) throws Exception {
         Path record = dir.resolve("record.txt");
         try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
@@ -176,6 +197,17 @@ class LocalCommandEndToEndTest {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the topology did not record everything in time\n"
                         + (Files.exists(record) ? sortedLines(record) : "no record") + "\n" + process.output());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Waits until the process printed {@code text}, or fails (also when the process ends first). */
+    private static void awaitOutput(JavaProcess process, String text) throws Exception {
+        long deadline = System.nanoTime() + PROCESS_TIMEOUT.toNanos();
+        while (!process.output().contains(text)) {
+            if (System.nanoTime() > deadline || !process.isAlive() && !process.output().contains(text)) {
+                throw new AssertionError("the process did not print '" + text + "'\n" + process.output());
             }
             Thread.sleep(50);
         }
