@@ -1,5 +1,6 @@
 package io.microburst.server;
 
+import io.microburst.server.web.JettyServer;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -13,12 +14,7 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * DRPC over HTTP on {@code drpc.http.port}, as Storm's DRPC daemon serves it: {@code GET /drpc/FUNCTION/ARGS},
@@ -28,12 +24,10 @@ import org.slf4j.LoggerFactory;
  * HTTP authentication here, so it listens on 127.0.0.1 only.
  */
 final class DrpcHttp implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(DrpcHttp.class);
     private static final String PREFIX = "/drpc/";
 
     private final DrpcService drpc;
-    private final Server server;
-    private final ServerConnector connector;
+    private final JettyServer http;
 
     /**
      * @param port the port, 0 for any free one
@@ -41,29 +35,17 @@ final class DrpcHttp implements AutoCloseable {
      */
     DrpcHttp(DrpcService drpc, int port, int threads) throws Exception {
         this.drpc = drpc;
-        QueuedThreadPool pool = new QueuedThreadPool(Math.max(threads, 4) + 4, 2);
-        pool.setName("microburst-drpc-http");
-        pool.setDaemon(true);
-        this.server = new Server(pool);
-        this.connector = new ServerConnector(server, 1, 1);
-        connector.setHost(InetAddress.getLoopbackAddress().getHostAddress());
-        connector.setPort(port);
-        server.addConnector(connector);
-        server.setHandler(new Calls());
-        server.start();
+        this.http = new JettyServer("DRPC HTTP server", "microburst-drpc-http", Math.max(threads, 4) + 4, 2,
+            InetAddress.getLoopbackAddress().getHostAddress(), port, new Calls());
     }
 
     int port() {
-        return connector.getLocalPort();
+        return http.port();
     }
 
     @Override
     public void close() {
-        try {
-            server.stop();
-        } catch (Exception e) {
-            LOG.warn("Stopping the DRPC HTTP server failed: {}", e.toString());
-        }
+        http.close();
     }
 
     private final class Calls extends Handler.Abstract {

@@ -1,5 +1,6 @@
 package io.microburst.server;
 
+import io.microburst.server.web.JettyServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,11 +20,8 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,39 +40,20 @@ final class LogViewer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogViewer.class);
 
     private final WorkerLogs logs;
-    private final Server server;
-    private final ServerConnector connector;
+    private final JettyServer http;
 
     LogViewer(WorkerLogs logs, String host, int port) throws Exception {
         this.logs = logs;
-        QueuedThreadPool threads = new QueuedThreadPool(8, 1);
-        threads.setName("microburst-logviewer");
-        threads.setDaemon(true);
-        this.server = new Server(threads);
-        this.connector = new ServerConnector(server, 1, 1);
-        connector.setHost(host);
-        connector.setPort(port);
-        server.addConnector(connector);
-        server.setHandler(new Routes());
-        try {
-            server.start();
-        } catch (Exception e) {
-            server.stop();
-            throw e;
-        }
+        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, new Routes());
     }
 
     int port() {
-        return connector.getLocalPort();
+        return http.port();
     }
 
     @Override
     public void close() {
-        try {
-            server.stop();
-        } catch (Exception e) {
-            LOG.warn("Stopping the logviewer failed: {}", e.toString());
-        }
+        http.close();
     }
 
     private final class Routes extends Handler.Abstract {

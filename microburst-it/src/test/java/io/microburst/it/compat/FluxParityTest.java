@@ -142,8 +142,8 @@ class FluxParityTest {
     /**
      * The YAML topologies of Storm 2.8.3's {@code flux/flux-examples} under {@code storm local} and {@code microburst
      * local}, through Flux's main, as the module's README runs them. Its sources are not on Maven Central as a jar but
-     * are in Storm's source release, which is: {@code mvn dependency:get
-     * -Dartifact=org.apache.storm:storm:2.8.3:zip:source-release}, unpacked, named with {@code -Dmicroburst.storm.dist}.
+     * are in Storm's source release, which is; the build unpacks it, and {@code -Dmicroburst.long=true} runs them from
+     * there (or {@code -Dmicroburst.storm.dist} names a directory holding {@code flux/flux-examples}).
      * The module's classes are compiled against this test's class path and flux-core; {@code simple_hdfs.yaml} needs
      * storm-hdfs and Hadoop's client, which the module's own shaded jar bundles: build it in the source release
      * ({@code mvn package -pl storm-checkstyle,flux,flux/flux-wrappers,flux/flux-core,flux/flux-examples}) and name it
@@ -156,9 +156,9 @@ class FluxParityTest {
     @Test
     void fluxExamplesRunOnMicroburstLocalAsOnStormLocal() throws Exception {
         Path module = fluxExamplesModule();
-        assumeTrue(module != null, "Storm " + STORM_VERSION + "'s flux-examples are not on Maven Central: get Storm's "
-            + "source release (mvn dependency:get -Dartifact=org.apache.storm:storm:" + STORM_VERSION
-            + ":zip:source-release), unpack it and pass -Dmicroburst.storm.dist=<its directory>");
+        assumeTrue(module != null, "Storm " + STORM_VERSION + "'s flux-examples take minutes on both local modes: "
+            + "-Dmicroburst.long=true runs them from Storm's source release, which the build unpacks, or pass "
+            + "-Dmicroburst.storm.dist=<a directory holding flux/flux-examples>");
         Path work = Files.createDirectories(Path.of("target", "storm-examples", "flux").toAbsolutePath());
         Map<String, String> verdicts = new LinkedHashMap<>();
         Path jar = fluxExamplesJar(module, work, verdicts);
@@ -397,7 +397,7 @@ class FluxParityTest {
             module.resolve("src").resolve("main").resolve("resources"), fluxCore()), Map.of());
     }
 
-    /** {@code flux/flux-examples} of Storm's source release named by {@code -Dmicroburst.storm.dist}, or null. */
+    /** {@code flux/flux-examples} under {@code -Dmicroburst.storm.dist}, or on long runs the build's release; or null. */
     private static Path fluxExamplesModule() {
         List<Path> candidates = new ArrayList<>();
         String dist = System.getProperty("microburst.storm.dist", System.getenv("MICROBURST_STORM_DIST"));
@@ -405,6 +405,10 @@ class FluxParityTest {
             candidates.add(Path.of(dist));
         }
         candidates.add(Path.of("target", "apache-storm-" + STORM_VERSION));
+        Path fetched = StormSourceRelease.findOnLongRuns("flux/flux-examples/src/main/java");
+        if (fetched != null) {
+            candidates.add(fetched);
+        }
         for (Path candidate : candidates) {
             Path module = candidate.resolve("flux").resolve("flux-examples");
             if (Files.isDirectory(module.resolve("src").resolve("main").resolve("java"))) {

@@ -30,11 +30,11 @@ import org.junit.jupiter.api.Test;
  * Apache Storm 2.8.3's example topologies (storm-starter, as its binary distribution ships them) on both local modes:
  * each example's main runs under {@code storm local} and under {@code microburst local}, and what they show is
  * compared: the exit code, the loggers of the example's own classes that logged, the DRPC results they print, and on
- * Microburst no task failure. The examples are not published to Maven Central, so this test needs the distribution:
- * unpack apache-storm-2.8.3.tar.gz (from the Apache Storm downloads page or archive) under {@code microburst-it/target/}
- * or anywhere and pass {@code -Dmicroburst.storm.dist=DIR}; any directory holding storm-starter's sources as
- * {@code examples/storm-starter/src/jvm} (a checkout of Storm's release tag) does as well. Without it the test is
- * skipped. {@code -Dmicroburst.storm.examples=Name,Name} runs only the examples of those simple class names. Storm's code is compiled
+ * Microburst no task failure. The examples are not published as jars: with {@code -Dmicroburst.long=true} the test
+ * takes them from Storm's source release, which the build unpacks (see {@link StormSourceRelease}); or pass
+ * {@code -Dmicroburst.storm.dist=DIR}, any directory holding storm-starter's sources as
+ * {@code examples/storm-starter/src/jvm} (Storm's binary distribution, or a checkout of its release tag). Otherwise the
+ * test is skipped. {@code -Dmicroburst.storm.examples=Name,Name} runs only the examples of those simple class names. Storm's code is compiled
  * into {@code target/} at test time and never kept in this project. The verdict of every example, with the cause of
  * each failure, is written to {@code target/storm-examples/report.txt}.
  */
@@ -72,9 +72,9 @@ class StormExamplesParityTest {
     @Test
     void everyExampleRunsOnMicroburstLocalAsOnStormLocal() throws Exception {
         Path starter = starter();
-        assumeTrue(starter != null, "Storm " + VERSION + "'s example topologies are not on Maven Central: unpack "
-            + "apache-storm-" + VERSION + ".tar.gz (Apache Storm downloads or archive) under microburst-it/target/, or pass "
-            + "-Dmicroburst.storm.dist=<unpacked directory>, to run them on both local modes");
+        assumeTrue(starter != null, "Storm " + VERSION + "'s example topologies take minutes on both local modes: "
+            + "-Dmicroburst.long=true runs them from Storm's source release, which the build unpacks, or pass "
+            + "-Dmicroburst.storm.dist=<a directory holding examples/storm-starter>");
         Path work = Files.createDirectories(Path.of("target", "storm-examples").toAbsolutePath());
         Map<String, String> notBuilt = new LinkedHashMap<>();
         Path classes = compile(starter.resolve("src").resolve("jvm"), work.resolve("classes"), notBuilt);
@@ -200,6 +200,10 @@ class StormExamplesParityTest {
             candidates.add(Path.of(dist));
         }
         candidates.add(Path.of("target", "apache-storm-" + VERSION));
+        Path fetched = StormSourceRelease.findOnLongRuns("examples/storm-starter/src/jvm");
+        if (fetched != null) {
+            candidates.add(fetched);
+        }
         for (Path candidate : candidates) {
             Path starter = candidate.resolve("examples").resolve("storm-starter");
             if (Files.isDirectory(starter.resolve("src").resolve("jvm"))) {

@@ -47,10 +47,10 @@ import org.w3c.dom.NodeList;
  *
  * <p>The module is compiled from the source release against the libraries Storm builds it with (copied to
  * {@code target/storm-it-libs}), packed into a topology jar with them as its shade plugin does, and run with TestNG
- * in a process of its own against a {@code microburst server} process. The source release is on Maven Central, but
- * not among the build's dependencies: unpack {@code org.apache.storm:storm:2.8.3:zip:source-release} under
- * {@code microburst-it/target/storm-src/} or pass {@code -Dmicroburst.storm.src=DIR}; without it the test is skipped.
- * {@code -Dmicroburst.storm.it.tests=DemoTest,...} runs only those classes (all three take about 10 minutes).
+ * in a process of its own against a {@code microburst server} process. The module comes from Storm's source release,
+ * which the build unpacks (see {@link StormSourceRelease}); without it the test is skipped.
+ * The default build runs DemoTest (under a minute); {@code -Dmicroburst.long=true} runs all three classes (about 6
+ * minutes, mostly the time windows), and {@code -Dmicroburst.storm.it.tests=DemoTest,...} names the classes to run.
  *
  * <p>Some of Storm's tests fail on any cluster, and are expected to: the window tests with a size or slide of 0 or
  * less assert that building the topology throws, then build it again (IllegalArgumentException), and every window
@@ -65,7 +65,7 @@ class StormIntegrationTestModuleTest {
     private static final String VERSION = "2.8.3";
     private static final int LOGVIEWER_PORT = 8000;
     private static final String ONLY = System.getProperty("microburst.storm.it.tests",
-        "DemoTest,SlidingWindowTest,TumblingWindowTest");
+        StormSourceRelease.LONG_RUN ? "DemoTest,SlidingWindowTest,TumblingWindowTest" : "DemoTest");
     private static final boolean PARSE_LOG_TIMES = Boolean.getBoolean("microburst.storm.it.parseLogTimes");
     private static final Map<String, String> CLASSES = Map.of("DemoTest", "org.apache.storm.st.DemoTest",
         "SlidingWindowTest", "org.apache.storm.st.tests.window.SlidingWindowTest",
@@ -77,11 +77,8 @@ class StormIntegrationTestModuleTest {
     @Test
     void stormsIntegrationTestsRunUnchangedAgainstMicroburstServer() throws Exception {
         Path module = module();
-        assumeTrue(module != null, "Storm " + VERSION + "'s integration-test module is in its source release: unpack "
-            + "org.apache.storm:storm:" + VERSION + ":zip:source-release from Maven Central (mvn -N "
-            + "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:unpack -Dartifact=org.apache.storm:storm:"
-            + VERSION + ":zip:source-release -DoutputDirectory=microburst-it/target/storm-src) or pass "
-            + "-Dmicroburst.storm.src=<unpacked directory>, to run it against microburst server");
+        assumeTrue(module != null, "Storm " + VERSION + "'s integration-test module is in its source release. "
+            + StormSourceRelease.HOW_TO);
         assumeTrue(portFree(LOGVIEWER_PORT), "Storm's integration tests read worker logs from a logviewer on port "
             + LOGVIEWER_PORT + ", which another process holds here");
         Path work = Path.of("target", "storm-integration-test").toAbsolutePath();
@@ -137,22 +134,10 @@ class StormIntegrationTestModuleTest {
         }
     }
 
-    /** The unpacked source release's integration-test module, or null. */
+    /** The unpacked source release's integration-test module (see {@link StormSourceRelease}), or null. */
     private static Path module() {
-        List<Path> roots = new ArrayList<>();
-        String given = System.getProperty("microburst.storm.src");
-        if (given != null && !given.isBlank()) {
-            roots.add(Path.of(given));
-        }
-        roots.add(Path.of("target", "storm-src", "storm-" + VERSION));
-        roots.add(Path.of("target", "storm-src"));
-        for (Path root : roots) {
-            Path module = root.resolve("integration-test");
-            if (Files.isDirectory(module.resolve("src/test/java/org/apache/storm/st"))) {
-                return module.toAbsolutePath();
-            }
-        }
-        return null;
+        Path release = StormSourceRelease.find("integration-test/src/test/java/org/apache/storm/st");
+        return release == null ? null : release.resolve("integration-test");
     }
 
     private static boolean portFree(int port) {

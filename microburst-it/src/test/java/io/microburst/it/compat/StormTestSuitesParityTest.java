@@ -627,15 +627,12 @@ class StormTestSuitesParityTest {
         assertTrue(summary.contains("Ran 9 tests") && summary.contains("0 failures, 0 errors"), summary);
     }
 
-    static final String SOURCE_RELEASE_HOW_TO = "Storm's own test suites come with its source release, on Maven "
-        + "Central: mvn dependency:unpack -Dartifact=org.apache.storm:storm:2.8.3:zip:source-release "
-        + "-DoutputDirectory=microburst-it/target, or pass -Dmicroburst.storm.src=<the unpacked storm-2.8.3 directory>";
+    static final String SOURCE_RELEASE_HOW_TO = "Storm's own test suites come with its source release. "
+        + StormSourceRelease.HOW_TO;
 
-    /** The unpacked source release: -Dmicroburst.storm.src, MICROBURST_STORM_SRC, or target/storm-2.8.3. */
+    /** The unpacked source release (see {@link StormSourceRelease}), or null. */
     static Path stormSourceRelease() {
-        String given = System.getProperty("microburst.storm.src", System.getenv("MICROBURST_STORM_SRC"));
-        Path dir = given != null && !given.isBlank() ? Path.of(given) : Path.of("target", "storm-2.8.3");
-        return Files.isDirectory(dir.resolve("storm-core/test")) ? dir.toAbsolutePath() : null;
+        return StormSourceRelease.find("storm-core/test/clj");
     }
 
     /** Copies a source of Storm's, with {@code from} (the line that makes the cluster) replaced by {@code to}. */

@@ -22,10 +22,7 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +49,7 @@ public final class WebServer implements AutoCloseable {
         "/", "index.html", "/index.html", "index.html", "/topology.html", "topology.html",
         "/component.html", "component.html", "/app.js", "app.js", "/style.css", "style.css");
 
-    private final Server server;
-    private final ServerConnector connector;
+    private final JettyServer http;
     private final RestApi api;
     private final Visualization visualization;
     private final PrometheusMetrics metrics;
@@ -71,29 +67,16 @@ public final class WebServer implements AutoCloseable {
         this.metrics = new PrometheusMetrics(cluster);
         this.runtime = new RuntimeApi(cluster);
         this.token = token;
-        QueuedThreadPool threads = new QueuedThreadPool(16, 2);
-        threads.setName("microburst-web");
-        threads.setDaemon(true);
-        this.server = new Server(threads);
-        this.connector = new ServerConnector(server, 1, 1);
-        connector.setHost(host);
-        connector.setPort(port);
-        server.addConnector(connector);
-        server.setHandler(new Routes());
-        server.start();
+        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, new Routes());
     }
 
     public int port() {
-        return connector.getLocalPort();
+        return http.port();
     }
 
     @Override
     public void close() {
-        try {
-            server.stop();
-        } catch (Exception e) {
-            LOG.warn("Stopping the web server failed: {}", e.toString());
-        }
+        http.close();
     }
 
     private final class Routes extends Handler.Abstract {
