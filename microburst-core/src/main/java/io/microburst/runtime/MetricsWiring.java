@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import com.codahale.metrics.Metric;
+import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.BuiltinTaskMetrics;
 import io.microburst.metrics.MetricsConsumers;
 import io.microburst.metrics.V2DataPoints;
@@ -16,6 +17,8 @@ import org.apache.storm.Constants;
 import org.apache.storm.daemon.StormCommon;
 import org.apache.storm.metric.api.IMetric;
 import org.apache.storm.metric.api.IMetricsConsumer;
+import org.apache.storm.metric.filter.FilterByMetricName;
+import org.apache.storm.metric.util.DataPointExpander;
 import org.apache.storm.metrics2.StormMetricRegistry;
 import org.apache.storm.utils.ObjectReader;
 
@@ -28,8 +31,8 @@ import org.apache.storm.utils.ObjectReader;
  * and the metrics v2 reporters of {@code topology.metrics.reporters}, which Storm's registry starts and stops.
  *
  * <p>Threading: {@link #start} and {@link #cleanup} under the lifecycle's lock; the collections on executor threads;
- * built-in updates on the timer thread or an executor thread; {@link MetricsConsumers} delivers to each consumer one
- * call at a time.
+ * built-in updates on the timer thread or an executor thread; {@link MetricsConsumers} hands the data points to each
+ * consumer task's own thread.
  */
 final class MetricsWiring {
     private final TopologyPlan plan;
@@ -48,7 +51,7 @@ final class MetricsWiring {
         this.loader = loader;
         this.resources = resources;
         this.supervisor = supervisor;
-        this.consumers = new MetricsConsumers(supervisor::reportError);
+        this.consumers = new MetricsConsumers(supervisor::reportError, "microburst-" + plan.name() + "-", loader);
     }
 
     /** True when no consumer is registered: nothing needs collecting. */
@@ -120,6 +123,7 @@ final class MetricsWiring {
             String componentId = Constants.METRICS_COMPONENT_ID_PREFIX + className
                 + (occurrence > 1 ? "#" + occurrence : "");
             int parallelism = consumerParallelism(registration, componentId);
+            MetricsConsumers.Settings settings = consumerSettings(registration, componentId);
             List<Integer> stormIds = plan.systemComponentTasks().get(componentId);
             List<Integer> taskIds = new ArrayList<>();
             for (int i = 0; i < parallelism; i++) {
@@ -132,7 +136,7 @@ final class MetricsWiring {
                 try {
                     Class<?> type = Class.forName(className, true, loader);
                     created.add(new Object[] {componentId, taskId, type.getDeclaredConstructor().newInstance(),
-                        registration.get(StormCommon.TOPOLOGY_METRICS_CONSUMER_ARGUMENT)});
+                        registration.get(StormCommon.TOPOLOGY_METRICS_CONSUMER_ARGUMENT), settings});
                 } catch (ReflectiveOperationException | ClassCastException e) {
                     throw new IllegalArgumentException("Cannot create metrics consumer '" + className + "': " + e, e);
                 }
@@ -144,8 +148,46 @@ final class MetricsWiring {
             IMetricsConsumer consumer = (IMetricsConsumer) c[2];
             consumer.prepare(plan.conf(), c[3], resources.consumerContext(taskToComponent, componentTasks, taskId),
                 error -> supervisor.reportError(componentId, taskId, error));
-            consumers.add(componentId, taskId, consumer);
+            consumers.add(componentId, taskId, consumer, (MetricsConsumers.Settings) c[4]);
         }
+        consumers.start();
+    }
+
+    /**
+     * A registration's queue bound, name filter and Map expansion, read from its keys as Storm reads them; a bad
+     * value is refused naming the consumer component and the key.
+     */
+    private static MetricsConsumers.Settings consumerSettings(Map<String, Object> registration, String componentId) {
+        String key = StormCommon.TOPOLOGY_METRICS_CONSUMER_MAX_RETAIN_METRIC_TUPLES;
+        try {
+            int maxRetained = ObjectReader.getInt(registration.get(key), 100);
+            key = StormCommon.TOPOLOGY_METRICS_CONSUMER_WHITELIST + "/" + StormCommon.TOPOLOGY_METRICS_CONSUMER_BLACKLIST;
+            FilterByMetricName filter = new FilterByMetricName(
+                patterns(registration, StormCommon.TOPOLOGY_METRICS_CONSUMER_WHITELIST),
+                patterns(registration, StormCommon.TOPOLOGY_METRICS_CONSUMER_BLACKLIST));
+            key = StormCommon.TOPOLOGY_METRICS_CONSUMER_EXPAND_MAP_TYPE;
+            boolean expand = ObjectReader.getBoolean(registration.get(key), false);
+            key = StormCommon.TOPOLOGY_METRICS_CONSUMER_METRIC_NAME_SEPARATOR;
+            String separator = ObjectReader.getString(registration.get(key), ".");
+            return new MetricsConsumers.Settings(maxRetained, filter, new DataPointExpander(expand, separator));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Metrics consumer '" + componentId + "' in "
+                + Config.TOPOLOGY_METRICS_CONSUMER_REGISTER + ": bad " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A registration's list of metric name regexes under {@code key}, or null when it has none. */
+    private static List<String> patterns(Map<String, Object> registration, String key) {
+        Object value = registration.get(key);
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) {
+            List<String> patterns = new ArrayList<>();
+            list.forEach(p -> patterns.add((String) p));
+            return patterns;
+        }
+        throw new IllegalArgumentException(key + " must be a list of regular expressions, not " + value);
     }
 
     /** A registration's parallelism hint: its number of consumer tasks, 1 if unset, as Storm reads it. */
@@ -236,7 +278,7 @@ final class MetricsWiring {
     }
 
     void cleanup() {
-        consumers.cleanup();
+        consumers.stop(ObjectReader.getInt(plan.conf().get(ConfigKeys.EXECUTOR_STOP_TIMEOUT_MS), 10_000));
         if (reportersStarted) {
             reportersStarted = false;
             resources.metricRegistry().stop();
