@@ -120,7 +120,8 @@ final class WorkerLogs implements AutoCloseable {
             .setConfiguration(config)
             .setLayout(route.getLayout())
             .withFileName(file.toString())
-            .withFilePattern(file + ".%i.gz")
+            // a % in the topology's name or the directory is literal, not a pattern conversion
+            .withFilePattern(file.toString().replace("%", "%%") + ".%i.gz")
             .withAppend(true)
             .withPolicy(SizeBasedTriggeringPolicy.createPolicy(Long.toString(maxBytes)))
             .withStrategy(DefaultRolloverStrategy.newBuilder().withMax(Integer.toString(ROLLED_FILES))

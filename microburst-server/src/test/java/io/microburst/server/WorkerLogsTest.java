@@ -96,7 +96,7 @@ class WorkerLogsTest {
         Map<String, Object> conf = Map.of(ServerConfig.DIR, dir.toString(), Config.NIMBUS_THRIFT_PORT, 0,
             ServerConfig.UI_PORT, 0, ServerConfig.LOGVIEWER_PORT, 0, ServerConfig.WORKER_LOG_MAX_BYTES, 2048);
         try (MicroburstServer server = MicroburstServer.start(conf)) {
-            String id = submit(server, "rolling", new ChattySpout());
+            String id = submit(server, "rolling%d-50%", new ChattySpout());
             String log = logFile(server, id);
             String base = "http://127.0.0.1:" + server.logViewerPort() + "/api/v1/";
             java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(log));
