@@ -1,31 +1,25 @@
 package io.microburst;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import io.microburst.blobstore.BlobLocalizer;
 import io.microburst.blobstore.BlobStoreCalls;
-import io.microburst.blobstore.LocalBlobStore;
+import io.microburst.cluster.ClusterBlobStore;
+import io.microburst.cluster.ClusterClock;
+import io.microburst.cluster.ClusterSettings;
 import io.microburst.cluster.ClusterStateView;
 import io.microburst.cluster.ClusterViews;
-import io.microburst.cluster.RebalanceOverrides;
+import io.microburst.cluster.ComponentLoaders;
 import io.microburst.cluster.NimbusFacade;
+import io.microburst.cluster.OpenGuard;
+import io.microburst.cluster.RebalanceOverrides;
+import io.microburst.cluster.StormServerTypes;
+import io.microburst.cluster.TopologySubmitter;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.cluster.Tracking;
-import io.microburst.cluster.TransactionalStateServer;
 import io.microburst.metrics.TaskStats;
-import io.microburst.plan.Submission;
-import io.microburst.plan.TopologyPlan;
-import io.microburst.runtime.Quiescence;
-import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ExecutorView;
+import io.microburst.runtime.SharedTimer;
 import io.microburst.runtime.ThreadView;
 import io.microburst.runtime.TopologyRuntime;
 import org.apache.storm.Config;
@@ -45,52 +39,37 @@ import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
 import org.apache.storm.generated.TopologyInfo;
-import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.utils.Time;
 import org.apache.storm.utils.Utils;
-import org.apache.storm.utils.WrappedInvalidTopologyException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs Storm topologies in this process, on Microburst's runtime: use it wherever you would write
  * {@code new LocalCluster()}. There is no ZooKeeper, Nimbus, supervisor or worker process; each executor is one
  * thread and the whole cluster shares one timer thread. Several topologies may run at once, isolated from each other.
  *
+ * <p>This class is the {@link ILocalCluster} facade; the work is done by classes of {@code io.microburst.cluster}:
+ * {@link ClusterSettings} (what {@link Builder} sets), {@link TopologySubmitter} (submission: configuration, checks,
+ * planning, start) with {@link ComponentLoaders} (the class loader of the components), {@link TopologyTable} (the
+ * topologies listed), {@link ClusterViews} (the thrift views), {@link ClusterClock} (simulated time),
+ * {@link ClusterBlobStore} (the blob store), {@link Tracking} (a tracked cluster's counters),
+ * {@link StormServerTypes} (the storm-server types taken by name) and {@link OpenGuard} (open or closed).
+ *
  * <p>Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
  */
 public final class MicroburstCluster implements ILocalCluster {
-    private static final Logger LOG = LoggerFactory.getLogger(MicroburstCluster.class);
     private final Map<String, Object> clusterConf;
     private final SharedTimer timer;
     private final TopologyTable topologies = new TopologyTable();
-    private final AtomicInteger submissions = new AtomicInteger();
+    private final OpenGuard open = new OpenGuard("MicroburstCluster");
     private final long startMillis = System.currentTimeMillis();
-    private volatile boolean closed;
-    private TransactionalStateServer stateServer;
     /** Null unless the cluster is tracked. */
     private final Tracking tracking;
-    /** The blob store and its localizer, made at first use. */
-    private BlobStoreCalls blobs;
-    private BlobLocalizer localizer;
-    /** The blob store's folder when the cluster made a temporary one (deleted at close), else null. */
-    private Path blobTempDir;
-    /** Storm's simulated time, when this cluster turned it on (see {@link Builder#withSimulatedTime()}); else null. */
-    private final Time.SimulatedTime simulatedTime;
-    /** How long {@link #advanceClusterTime} waits for the topologies to be idle, as Storm's test timeout. */
-    private final long idleTimeoutMs = idleTimeoutMs();
-    private volatile boolean idleTimeoutLogged;
-
-    /**
-     * What Storm's {@code LocalCluster} sets for every topology it runs, over defaults.yaml and storm.yaml: Trident
-     * starts a batch every 50 ms rather than every 500 ms. A topology's own configuration still overrides it.
-     */
-    private static final Map<String, Object> LOCAL_MODE = Map.of(Config.TOPOLOGY_TRIDENT_BATCH_EMIT_INTERVAL_MILLIS, 50);
-    /** storm-server's tracked topology, which {@link #submitTopology(String, Map, Object)} takes by name. */
-    private static final String TRACKED_TOPOLOGY = "org.apache.storm.testing.TrackedTopology";
-    private static final String METRICS_REGISTRY = "org.apache.storm.metric.StormMetricsRegistry";
+    private final ClusterBlobStore blobs;
+    private final TopologySubmitter submitter;
+    private final ClusterClock clock;
+    /** Guarded by this. */
     private Object metricRegistry;
 
     /**
@@ -99,7 +78,7 @@ public final class MicroburstCluster implements ILocalCluster {
      * one.
      */
     public MicroburstCluster() {
-        this(LOCAL_MODE);
+        this(ClusterSettings.localMode());
     }
 
     /**
@@ -107,7 +86,7 @@ public final class MicroburstCluster implements ILocalCluster {
      * one): without {@link #MicroburstCluster()}'s local-mode Trident interval unless {@code clusterConf} sets it.
      */
     public MicroburstCluster(Map<String, Object> clusterConf) {
-        this(clusterConf, null);
+        this(clusterConf, null, null);
     }
 
     /**
@@ -117,31 +96,18 @@ public final class MicroburstCluster implements ILocalCluster {
      * run it with {@code Time.SimulatedTime} on.
      */
     public static MicroburstCluster tracked() {
-        return new MicroburstCluster(builderConf(Map.of()), Tracking.start(), null);
-    }
-
-    /** Storm's LocalCluster.Builder configuration: message timeouts off, Trident's local batch interval, then {@code daemonConf}. */
-    private static Map<String, Object> builderConf(Map<String, Object> daemonConf) {
-        Map<String, Object> conf = new HashMap<>(LOCAL_MODE);
-        conf.put(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false);
-        conf.putAll(daemonConf);
-        return conf;
-    }
-
-    private MicroburstCluster(Map<String, Object> clusterConf, Tracking tracking) {
-        this(clusterConf, tracking, null);
+        return new MicroburstCluster(new ClusterSettings().builderConf(), Tracking.start(), null);
     }
 
     private MicroburstCluster(Map<String, Object> clusterConf, Tracking tracking, Time.SimulatedTime simulatedTime) {
         this.tracking = tracking;
-        this.simulatedTime = simulatedTime;
         StormClasses.initializeInBackground();
-        Map<String, Object> conf = new HashMap<>(Utils.readStormConfig());
-        conf.putAll(clusterConf);
-        conf.put(Config.STORM_CLUSTER_MODE, "local");
-        this.clusterConf = conf;
+        this.clusterConf = ClusterSettings.clusterConf(clusterConf);
         // Made with simulated time on (by the builder or by the caller), the timers that Storm users see follow it.
         this.timer = new SharedTimer("microburst-timer", Time.isSimulating());
+        this.clock = new ClusterClock(timer, topologies, simulatedTime);
+        this.blobs = new ClusterBlobStore(this.clusterConf, this.clusterConf.get(MicroburstConfig.BLOBSTORE_DIR), open);
+        this.submitter = new TopologySubmitter(this.clusterConf, topologies, timer, tracking, blobs, open);
     }
 
     /**
@@ -152,75 +118,8 @@ public final class MicroburstCluster implements ILocalCluster {
     public LocalTopology submitTopology(String topologyName, Map<String, Object> conf, StormTopology topology)
         throws AlreadyAliveException, InvalidTopologyException {
         LocalTopology submitted = submitTopologyWithOpts(topologyName, conf, topology, null);
-        Object hookName = conf == null ? null : conf.get(Config.STORM_TOPOLOGY_SUBMISSION_NOTIFIER_PLUGIN);
-        if (hookName != null) {
-            notifySubmitterHook(String.valueOf(hookName), topologyName, conf, topology);
-        }
+        submitter.notifySubmitterHook(topologyName, conf, topology);
         return submitted;
-    }
-
-    private void notifySubmitterHook(String hookName, String topologyName, Map<String, Object> conf,
-                                     StormTopology topology) {
-        ISubmitterHook hook;
-        try {
-            hook = (ISubmitterHook) Class.forName(hookName, true, contextLoader()).getDeclaredConstructor().newInstance();
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalArgumentException("Cannot create the " + Config.STORM_TOPOLOGY_SUBMISSION_NOTIFIER_PLUGIN
-                + " '" + hookName + "' of topology '" + topologyName + "': " + e, e);
-        }
-        try {
-            hook.notify(getTopologyInfoByName(topologyName), conf, topology);
-        } catch (NotAliveException e) {
-            throw new IllegalStateException("Topology '" + topologyName + "' stopped before its "
-                + Config.STORM_TOPOLOGY_SUBMISSION_NOTIFIER_PLUGIN + " was called", e);
-        } catch (IllegalAccessException e) {
-            throw new RuntimeException(e);
-        }
-    }
-
-    /**
-     * The class loader the topology's components are deserialized with, each once here: the context class loader, or,
-     * when a class of theirs is not found there, the first loader of the calling code that finds them all (the loader
-     * Java serialization itself picks, and so Storm's local mode): a Clojure test's {@code reify}, for one, lives only
-     * in the loader of the code that made it.
-     */
-    private static ClassLoader topologyLoader(String topologyName, TopologyPlan plan) throws InvalidTopologyException {
-        ClassLoader context = contextLoader();
-        try {
-            Submission.checkComponentsDeserialize(topologyName, plan, context);
-            return context;
-        } catch (InvalidTopologyException refused) {
-            if (!classNotFound(refused)) {
-                throw refused;
-            }
-            List<ClassLoader> callers = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
-                .walk(frames -> frames.map(f -> f.getDeclaringClass().getClassLoader())
-                    .filter(l -> l != null && l != context && l != ClassLoader.getPlatformClassLoader())
-                    .distinct().toList());
-            for (ClassLoader caller : callers) {
-                try {
-                    Submission.checkComponentsDeserialize(topologyName, plan, caller);
-                    return caller;
-                } catch (InvalidTopologyException e) {
-                    // its classes are not all there either
-                }
-            }
-            throw refused;
-        }
-    }
-
-    private static boolean classNotFound(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof ClassNotFoundException || t instanceof NoClassDefFoundError) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static ClassLoader contextLoader() {
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        return loader != null ? loader : MicroburstCluster.class.getClassLoader();
     }
 
     /**
@@ -233,93 +132,21 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     public LocalTopology submitTopology(String topologyName, Map<String, Object> conf, Object topology)
         throws AlreadyAliveException, InvalidTopologyException {
-        return submitTopologyWithOpts(topologyName, conf, stormTopologyOf(topology), null);
+        return submitTopologyWithOpts(topologyName, conf, StormServerTypes.topologyOf(topology), null);
     }
 
     /** As {@link #submitTopology(String, Map, Object)}, with submit options. */
     public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, Object topology,
                                                 SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
-        return submitTopologyWithOpts(topologyName, conf, stormTopologyOf(topology), submitOpts);
-    }
-
-    /** The topology of a {@code StormTopology} or of a storm-server {@code TrackedTopology} (by its getTopology()). */
-    private static StormTopology stormTopologyOf(Object topology) {
-        if (topology == null || topology instanceof StormTopology) {
-            return (StormTopology) topology;
-        }
-        for (Class<?> c = topology.getClass(); c != null; c = c.getSuperclass()) {
-            if (TRACKED_TOPOLOGY.equals(c.getName())) {
-                try {
-                    return (StormTopology) c.getMethod("getTopology").invoke(topology);
-                } catch (ReflectiveOperationException | ClassCastException e) {
-                    throw new IllegalArgumentException("Cannot read the topology of " + topology.getClass().getName()
-                        + " through " + TRACKED_TOPOLOGY + ".getTopology(): " + e, e);
-                }
-            }
-        }
-        throw new IllegalArgumentException("Cannot submit a " + topology.getClass().getName() + ": submitTopology takes a "
-            + StormTopology.class.getName() + " or a " + TRACKED_TOPOLOGY);
+        return submitTopologyWithOpts(topologyName, conf, StormServerTypes.topologyOf(topology), submitOpts);
     }
 
     @Override
     public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
                                                 SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
-        checkOpen();
-        Submission.validateName(topologyName);
-        String stormId = topologyName + "-" + submissions.incrementAndGet() + "-" + System.currentTimeMillis() / 1000;
-        Map<String, Object> topoConf = Submission.topologyConf(clusterConf, topologyName, stormId, conf);
-        if (TransactionalStateServer.isNeededBy(topology) && (conf == null
-            || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
-            topoConf.putAll(transactionalStateServer().topologyConf());
-        }
-        StormTopology submitted = tracking == null ? topology : tracking.instrument(topology);
-        // As Nimbus, which validates what a topology sets, not its own configuration under it
-        TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, submitted, clusterConf);
-        boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
-        ClassLoader loader = topologyLoader(topologyName, plan);
-        boolean usesBlobs = topoConf.get(Config.TOPOLOGY_BLOBSTORE_MAP) != null;
-        if (usesBlobs) {
-            BlobLocalizer.validate(topoConf, blobStore().store());
-        }
-        TopologyRuntime runtime;
-        synchronized (this) {
-            checkOpen();
-            TopologyRuntime existing = topologies.listed(topologyName);
-            if (existing != null && !existing.isStopped()) {
-                throw new AlreadyAliveException("Topology with name '" + topologyName + "' is already running");
-            }
-            if (existing != null) {
-                topologies.forget(existing);
-            }
-            // made only once the checks pass: it creates the topology's working directory
-            // (a topology that halts itself stays listed, with its reason, until killed)
-            runtime = new TopologyRuntime(plan, loader, timer, halted -> { });
-            topologies.add(runtime);
-        }
-        try {
-            if (usesBlobs) {
-                TopologyRuntime started = runtime;
-                blobLocalizer().localize(stormId, topoConf, runtime.workingDirectory(), () -> !started.isStopped());
-            }
-            runtime.start(active);
-        } catch (InvalidTopologyException e) {
-            runtime.stopNow();
-            topologies.forget(runtime);
-            throw e;
-        } catch (RuntimeException | Error e) {
-            // whatever failed, nothing is left behind: threads, timers, working directory, the listing
-            runtime.stopNow();
-            topologies.forget(runtime);
-            if (e instanceof Error error) {
-                throw error;
-            }
-            InvalidTopologyException invalid = new WrappedInvalidTopologyException("Topology '" + topologyName
-                + "' could not start: " + e.getMessage());
-            invalid.initCause(e);
-            throw invalid;
-        }
+        submitter.submit(topologyName, conf, topology, submitOpts);
         return new LocalTopology(topologyName, topology);
     }
 
@@ -329,38 +156,8 @@ public final class MicroburstCluster implements ILocalCluster {
      * working directory, kept current. The blobs live in {@link MicroburstConfig#BLOBSTORE_DIR} when the cluster
      * configuration sets it (kept across runs), else in a temporary folder deleted at {@link #close()}.
      */
-    public synchronized BlobStoreCalls blobStore() {
-        checkOpen();
-        if (blobs == null) {
-            Object dir = clusterConf.get(MicroburstConfig.BLOBSTORE_DIR);
-            Path root;
-            try {
-                if (dir != null) {
-                    root = Path.of(dir.toString());
-                } else {
-                    blobTempDir = Files.createTempDirectory("microburst-blobs-");
-                    root = blobTempDir;
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot create a folder for the blob store", e);
-            }
-            localizer = new BlobLocalizer(new LocalBlobStore(root, clusterConf));
-            blobs = new BlobStoreCalls(localizer.store(), clusterConf, localizer::userOf);
-        }
-        return blobs;
-    }
-
-    private synchronized BlobLocalizer blobLocalizer() {
-        blobStore();
-        return localizer;
-    }
-
-    private synchronized TransactionalStateServer transactionalStateServer() {
-        checkOpen();
-        if (stateServer == null) {
-            stateServer = TransactionalStateServer.start();
-        }
-        return stateServer;
+    public BlobStoreCalls blobStore() {
+        return blobs.calls();
     }
 
     @Override
@@ -550,18 +347,7 @@ public final class MicroburstCluster implements ILocalCluster {
      */
     @Override
     public void advanceClusterTime(int secs, int incSecs) throws InterruptedException {
-        if (!Time.isSimulating()) {
-            throw new IllegalStateException("Cannot advance cluster time: simulated time is off (build the cluster "
-                + "with new MicroburstCluster.Builder().withSimulatedTime(), or start org.apache.storm.utils.Time"
-                + ".SimulatedTime)");
-        }
-        int step = Math.max(1, incSecs);
-        waitForIdle();
-        for (int left = secs; left > 0; left -= step) {
-            Time.advanceTimeSecs(Math.min(step, left));
-            timer.fireDueOnStormClock();
-            waitForIdle();
-        }
+        clock.advance(secs, incSecs);
     }
 
     /**
@@ -570,26 +356,7 @@ public final class MicroburstCluster implements ILocalCluster {
      * Gives up after Storm's test timeout; returns whether the cluster was idle.
      */
     public boolean waitForIdle() throws InterruptedException {
-        boolean idle = Quiescence.await(topologies.all(), idleTimeoutMs);
-        if (!idle && !idleTimeoutLogged) {
-            idleTimeoutLogged = true;
-            LOG.warn("The topologies were not idle after {} ms (a spout that never stops emitting?); advancing "
-                + "simulated time anyway", idleTimeoutMs);
-        }
-        return idle;
-    }
-
-    /** Storm's test timeout: {@code STORM_TEST_TIMEOUT_MS} from the environment, else 10 s. */
-    private static long idleTimeoutMs() {
-        String value = System.getenv("STORM_TEST_TIMEOUT_MS");
-        if (value != null) {
-            try {
-                return Math.max(1, Long.parseLong(value.trim()));
-            } catch (NumberFormatException e) {
-                LOG.warn("STORM_TEST_TIMEOUT_MS is not a number: '{}'; using 10000", value);
-            }
-        }
-        return 10_000;
+        return clock.waitForIdle();
     }
 
     /**
@@ -603,12 +370,7 @@ public final class MicroburstCluster implements ILocalCluster {
     @SuppressWarnings("unchecked")
     public synchronized <T> T getMetricRegistry() {
         if (metricRegistry == null) {
-            try {
-                metricRegistry = Class.forName(METRICS_REGISTRY, true, contextLoader()).getConstructor().newInstance();
-            } catch (ReflectiveOperationException | LinkageError e) {
-                throw new IllegalStateException("getMetricRegistry() makes a " + METRICS_REGISTRY
-                    + ", which is in org.apache.storm:storm-server (as LocalDRPC is): add it to the class path", e);
-            }
+            metricRegistry = StormServerTypes.newMetricsRegistry(ComponentLoaders.context());
         }
         return (T) metricRegistry;
     }
@@ -631,11 +393,8 @@ public final class MicroburstCluster implements ILocalCluster {
     /** Kills every topology (without waiting for in-flight work) and stops the timer thread. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (!open.close()) {
+            return;
         }
         List<TopologyRuntime> all = topologies.all();
         for (TopologyRuntime r : all) {
@@ -647,28 +406,12 @@ public final class MicroburstCluster implements ILocalCluster {
         }
         timer.close();
         StormClasses.awaitInitialized();
-        synchronized (this) {
-            if (localizer != null) {
-                localizer.close();
-            }
-            if (blobTempDir != null) {
-                try (java.util.stream.Stream<Path> paths = Files.walk(blobTempDir)) {
-                    paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                } catch (IOException ignored) {
-                    // a temporary folder left behind is harmless
-                }
-            }
-            if (stateServer != null) {
-                stateServer.close();
-                stateServer = null;
-            }
-        }
+        blobs.close();
+        submitter.close();
         if (tracking != null) {
             tracking.close();
         }
-        if (simulatedTime != null) {
-            simulatedTime.close();
-        }
+        clock.close();
     }
 
     private static NumErrorsChoice errorChoice(GetInfoOptions options) {
@@ -677,12 +420,6 @@ public final class MicroburstCluster implements ILocalCluster {
 
     private int uptimeSecs() {
         return (int) ((System.currentTimeMillis() - startMillis) / 1000);
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("This MicroburstCluster is closed");
-        }
     }
 
     /**
@@ -694,9 +431,7 @@ public final class MicroburstCluster implements ILocalCluster {
      * configuration (or the topology's) says otherwise.
      */
     public static final class Builder {
-        private Map<String, Object> daemonConf = new HashMap<>();
-        private boolean simulatedTime;
-        private String trackId;
+        private final ClusterSettings settings = new ClusterSettings();
 
         /**
          * Turns Storm's simulated time on ({@code org.apache.storm.utils.Time}) for the cluster's lifetime: it starts
@@ -710,7 +445,7 @@ public final class MicroburstCluster implements ILocalCluster {
 
         /** As {@link #withSimulatedTime()} when {@code simulate} is true. */
         public Builder withSimulatedTime(boolean simulate) {
-            this.simulatedTime = simulate;
+            settings.simulatedTime(simulate);
             return this;
         }
 
@@ -719,12 +454,12 @@ public final class MicroburstCluster implements ILocalCluster {
          * {@code Testing.trackedWait} work with it.
          */
         public Builder withTracked() {
-            return withTracked("microburst-tracked-" + Utils.uuid());
+            return withTracked(ClusterSettings.newTrackedId());
         }
 
         /** A tracked cluster whose counters are kept under {@code id}; null, as in Storm, for an untracked one. */
         public Builder withTracked(String id) {
-            this.trackId = id;
+            settings.trackedId(id);
             return this;
         }
 
@@ -733,39 +468,31 @@ public final class MicroburstCluster implements ILocalCluster {
          * configuration (e.g. {@code topology.enable.message.timeouts}). Replaces what was set before; null is ignored.
          */
         public Builder withDaemonConf(Map<String, Object> conf) {
-            if (conf != null) {
-                this.daemonConf = new HashMap<>(conf);
-            }
+            settings.daemonConf(conf);
             return this;
         }
 
         /** Sets one entry of the cluster's configuration (see {@link #withDaemonConf(Map)}). */
         public Builder withDaemonConf(String key, Object value) {
-            this.daemonConf.put(key, value);
+            settings.daemonConf(key, value);
             return this;
         }
 
         /** Accepted for compatibility; no effect: there are no supervisors (every executor is a thread here). */
         public Builder withSupervisors(int supervisors) {
-            if (supervisors < 0) {
-                throw new IllegalArgumentException("supervisors cannot be negative: " + supervisors);
-            }
+            ClusterSettings.checkSupervisors(supervisors);
             return this;
         }
 
         /** Accepted for compatibility; no effect: there are no worker slots. */
         public Builder withPortsPerSupervisor(int portsPerSupervisor) {
-            if (portsPerSupervisor < 0) {
-                throw new IllegalArgumentException("supervisor ports cannot be negative: " + portsPerSupervisor);
-            }
+            ClusterSettings.checkPortsPerSupervisor(portsPerSupervisor);
             return this;
         }
 
         /** Accepted for compatibility; no effect: there are no worker slots. */
         public Builder withSupervisorSlotPortMin(Number minPort) {
-            if (minPort != null && minPort.intValue() <= 0) {
-                throw new IllegalArgumentException("port must be positive: " + minPort);
-            }
+            ClusterSettings.checkSlotPortMin(minPort);
             return this;
         }
 
@@ -781,12 +508,10 @@ public final class MicroburstCluster implements ILocalCluster {
 
         /** Builds the cluster; with simulated time, turns it on first. */
         public MicroburstCluster build() {
-            // As Storm's builder: message timeouts off and Trident's local batch interval, unless the daemon conf
-            // says otherwise (Storm's own tests turn timeouts on with withDaemonConf when they test them).
-            Map<String, Object> conf = builderConf(daemonConf);
-            Time.SimulatedTime time = simulatedTime ? new Time.SimulatedTime() : null;
+            Time.SimulatedTime time = settings.simulatedTime() ? new Time.SimulatedTime() : null;
             try {
-                return new MicroburstCluster(conf, trackId == null ? null : Tracking.start(trackId), time);
+                String id = settings.trackedId();
+                return new MicroburstCluster(settings.builderConf(), id == null ? null : Tracking.start(id), time);
             } catch (RuntimeException | Error e) {
                 if (time != null) {
                     time.close();
