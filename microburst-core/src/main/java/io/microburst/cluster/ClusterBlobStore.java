@@ -12,8 +12,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A cluster's blob store and the localizer that keeps its topologies' blobs current, made at first use: in the folder
- * the cluster configuration names (kept across runs), else in a temporary folder that {@link #close()} deletes.
+ * A cluster's blob store, with the Nimbus blob calls ({@code beginCreateBlob}, {@code uploadBlobChunk} ...) that
+ * {@code NimbusBlobStore} uses, and the localizer that links the blobs a topology's {@code topology.blobstore.map}
+ * names into its working directory, kept current. Made at first use: in the folder the cluster configuration names
+ * ({@code microburst.blobstore.dir}, kept across runs), else in a temporary folder that {@link #close()} deletes.
  *
  * <p>Threading: any thread; made under the cluster's {@link OpenGuard}, closed by the thread that closes the cluster.
  */

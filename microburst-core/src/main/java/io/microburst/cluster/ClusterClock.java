@@ -31,8 +31,12 @@ public final class ClusterClock implements AutoCloseable {
     }
 
     /**
-     * Advances simulated time by {@code secs}, {@code incSecs} at a time, waiting for idle before the first step and
-     * after each.
+     * Advances simulated time by {@code secs}, {@code incSecs} at a time, waiting for idle (as {@link #waitForIdle()})
+     * before the first step and after each. On a cluster made while simulated time was on, tick tuples, message
+     * timeouts and IMetric collection follow that clock, so each step fires what came due. Storm waits only for its
+     * daemons' timers there; waiting for the executors too makes each step see the effects of the previous one. The
+     * wait gives up after Storm's test timeout (10 s, or {@code STORM_TEST_TIMEOUT_MS}) when a spout never stops
+     * emitting, and time advances anyway.
      *
      * @throws IllegalStateException when simulated time is off
      */
@@ -51,7 +55,11 @@ public final class ClusterClock implements AutoCloseable {
         }
     }
 
-    /** Waits until every topology is idle, or Storm's test timeout passes (logged once); returns whether it was idle. */
+    /**
+     * Waits until every topology is idle: every executor has taken a whole turn that found nothing to do, twice in a
+     * row with no work in between (an executor sleeping on Storm's simulated clock counts as idle). Gives up after
+     * Storm's test timeout (logged once); returns whether the cluster was idle.
+     */
     public boolean waitForIdle() throws InterruptedException {
         boolean idle = Quiescence.await(topologies.all(), idleTimeoutMs);
         if (!idle && !idleTimeoutLogged) {

@@ -52,7 +52,12 @@ public final class ClusterSettings {
         return conf;
     }
 
-    /** Whether the cluster turns Storm's simulated time on for its lifetime. */
+    /**
+     * Whether the cluster turns Storm's simulated time ({@code org.apache.storm.utils.Time}) on for its lifetime: it
+     * starts at 0 when the cluster is built and ends when it is closed. Tick tuples, message timeouts and IMetric
+     * collection then follow it, and advance only with the cluster's {@code advanceClusterTime} (or anything else that
+     * advances {@code Time}).
+     */
     public boolean simulatedTime() {
         return simulatedTime;
     }
@@ -61,7 +66,12 @@ public final class ClusterSettings {
         this.simulatedTime = simulate;
     }
 
-    /** The id a tracked cluster keeps its counters under; null for an untracked one. */
+    /**
+     * The id a tracked cluster keeps its counters under ({@link Tracking}); null for an untracked one. storm-server's
+     * {@code Testing.mkTrackedTopology} and {@code trackedWait} work with a tracked cluster. Like Storm's, it has
+     * message timeouts off (unless a topology turns them on), and {@code trackedWait} advances simulated time, so run
+     * it with {@code Time.SimulatedTime} on.
+     */
     public String trackedId() {
         return trackedId;
     }
@@ -75,7 +85,10 @@ public final class ClusterSettings {
         return "microburst-tracked-" + Utils.uuid();
     }
 
-    /** Replaces the daemon configuration; null is ignored. */
+    /**
+     * Replaces the daemon configuration; null is ignored. As Nimbus's in Storm, it is under every topology's own
+     * configuration (e.g. {@code topology.enable.message.timeouts}).
+     */
     public void daemonConf(Map<String, Object> conf) {
         if (conf != null) {
             this.daemonConf = new HashMap<>(conf);

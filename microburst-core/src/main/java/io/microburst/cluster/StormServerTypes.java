@@ -41,7 +41,8 @@ public final class StormServerTypes {
     }
 
     /**
-     * A new {@code StormMetricsRegistry}, loaded with {@code loader}.
+     * A new {@code StormMetricsRegistry}, loaded with {@code loader}: the cluster's {@code getMetricRegistry()}, for
+     * {@code new LocalDRPC(cluster.getMetricRegistry())}, makes one per cluster.
      *
      * @throws IllegalStateException when storm-server is not on the class path
      */
