@@ -8,6 +8,7 @@ import io.microburst.metrics.StatsHistory;
 import io.microburst.metrics.TaskStats;
 import io.microburst.runtime.TopologyRuntime;
 import io.microburst.runtime.ExecutorView;
+import org.apache.storm.Config;
 import org.apache.storm.generated.BoltStats;
 import org.apache.storm.generated.ClusterSummary;
 import org.apache.storm.generated.NimbusSummary;
@@ -17,11 +18,14 @@ import org.apache.storm.generated.ExecutorInfo;
 import org.apache.storm.generated.ExecutorSpecificStats;
 import org.apache.storm.generated.ExecutorStats;
 import org.apache.storm.generated.ExecutorSummary;
+import org.apache.storm.generated.GetInfoOptions;
 import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.NumErrorsChoice;
 import org.apache.storm.generated.SpoutStats;
 import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.generated.TopologySummary;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.utils.Utils;
 
 /**
  * Builds Storm's thrift views (cluster, topology and executor summaries) from the counters tasks keep. Counts are
@@ -58,6 +62,39 @@ public final class ClusterViews {
         // what Storm's schedulers report; here every executor always runs in this process
         s.set_sched_status(SCHEDULED);
         return s;
+    }
+
+    /** As {@link #info(TopologyRuntime, NumErrorsChoice)}, with the errors {@code options} choose (default: all). */
+    public static TopologyInfo info(TopologyRuntime runtime, GetInfoOptions options) {
+        return info(runtime, options != null && options.is_set_num_err_choice() ? options.get_num_err_choice()
+            : NumErrorsChoice.ALL);
+    }
+
+    /**
+     * The configuration Nimbus's {@code getTopologyConf} returns, as JSON: the topology's as last stored, without the
+     * transactional state server's secret, which stays in the process.
+     */
+    public static String confJson(TopologyRuntime runtime) {
+        Map<String, Object> conf = runtime.storedConf();
+        return JSONValue.toJSONString(Utils.redactValue(conf, Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
+    }
+
+    /** The summary of each of {@code runtimes}, in their order. */
+    public static List<TopologySummary> summaries(List<TopologyRuntime> runtimes) {
+        List<TopologySummary> result = new ArrayList<>();
+        for (TopologyRuntime r : runtimes) {
+            result.add(summary(r));
+        }
+        return result;
+    }
+
+    /** The live counters of each task of {@code runtime}, executor by executor (Microburst's own view). */
+    public static List<TaskStats> taskStats(TopologyRuntime runtime) {
+        List<TaskStats> result = new ArrayList<>();
+        for (ExecutorView v : runtime.executorViews()) {
+            result.addAll(v.tasks());
+        }
+        return result;
     }
 
     public static TopologyInfo info(TopologyRuntime runtime, NumErrorsChoice errorChoice) {

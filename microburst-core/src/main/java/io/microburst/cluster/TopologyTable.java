@@ -12,7 +12,7 @@ import org.apache.storm.generated.NotAliveException;
  * {@link NotAliveException} naming what was asked for; as with Storm's LocalCluster, a name is accepted where an id is
  * asked for.
  *
- * <p>Threading: any thread (concurrent maps); the cluster serializes additions with its own lock.
+ * <p>Threading: any thread (concurrent maps); the cluster lists a topology under its {@link OpenGuard}.
  */
 public final class TopologyTable {
     private final Map<String, TopologyRuntime> byName = new ConcurrentHashMap<>();
@@ -36,6 +36,30 @@ public final class TopologyTable {
     /** A snapshot of every listed topology. */
     public List<TopologyRuntime> all() {
         return new ArrayList<>(byName.values());
+    }
+
+    /**
+     * Stops every listed topology at once (without waiting for work in flight), unlists it, then waits for its
+     * short-lived kill and rebalance threads.
+     */
+    public void stopAll() {
+        List<TopologyRuntime> stopped = all();
+        for (TopologyRuntime r : stopped) {
+            r.stopNow();
+            forget(r);
+        }
+        for (TopologyRuntime r : stopped) {
+            r.awaitHelperThreads();
+        }
+    }
+
+    /** The executor threads running now, over every listed topology. */
+    public int liveExecutorThreads() {
+        int n = 0;
+        for (TopologyRuntime r : all()) {
+            n += r.liveExecutorThreads();
+        }
+        return n;
     }
 
     public TopologyRuntime byName(String name) throws NotAliveException {
