@@ -4,23 +4,17 @@ import io.microburst.MicroburstCluster;
 import io.microburst.MicroburstConfig;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import io.microburst.server.web.WebServer;
 import org.apache.storm.Config;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.security.auth.ThriftConnectionType;
-import org.apache.storm.security.auth.ThriftServer;
-import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,32 +27,35 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}), on
  * {@code logviewer.port} each topology's worker log ({@link WorkerLogs}, {@link LogViewer}), and with
- * {@value ServerConfig#DRPC} on, DRPC as Storm's DRPC daemon does ({@link DrpcService}, {@link DrpcHttp}).
+ * {@value ServerConfig#DRPC} on, DRPC as Storm's DRPC daemon does ({@link DrpcDaemon}).
  *
  * <p>Listens on 127.0.0.1 unless {@value ServerConfig#BIND} says otherwise, and refuses to listen on any other address
- * unless an authenticating Thrift transport (for example Storm's SASL digest plugin) is configured. Thread-safe;
- * {@link #close()} stops serving and stops the topologies, which stay stored.
+ * unless an authenticating Thrift transport (for example Storm's SASL digest plugin) is configured. Its parts are a
+ * {@link ServiceStack}: started in order, stopped in reverse. Thread-safe; {@link #close()}, from any thread, stops
+ * serving and stops the topologies, which stay stored.
  */
 public final class MicroburstServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MicroburstServer.class);
 
     private final Map<String, Object> conf;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
-    private final ScheduledExecutorService scheduler;
-    private final MicroburstCluster cluster;
-    private final ServerNimbus nimbus;
-    private final ThriftServer thrift;
-    private final Thread thriftThread;
     private final String host;
     private final Path dataDir;
-    private final WebServer web;
-    private final DrpcService drpc;
-    private final DrpcHttp drpcHttp;
+    /** Everything the server started, closed in reverse order by {@link #close()}; see the constructor. */
+    private final ServiceStack services = new ServiceStack("microburst server");
     private final WorkerLogs workerLogs;
+    private final DrpcDaemon drpc;
+    private final MicroburstCluster cluster;
+    private final ServerNimbus nimbus;
+    private final NimbusThrift thrift;
+    private final WebServer web;
     private final LogViewer logViewer;
 
-    private MicroburstServer(Map<String, Object> conf) throws IOException {
+    /**
+     * Starts the services in order; {@link #close()} stops them in reverse order, and a failed start stops those
+     * already started. So requests stop being accepted (logviewer, web, Thrift) before the topologies stop (the
+     * cluster), DRPC stops after the topologies that use it, and the data folder is unlocked last.
+     */
+    private MicroburstServer(Map<String, Object> conf) throws IOException, InterruptedException {
         this.conf = conf;
         String bind = ServerConfig.bind(conf);
         long workerLogMaxBytes = ServerConfig.workerLogMaxBytes(conf);
@@ -74,71 +71,53 @@ public final class MicroburstServer implements AutoCloseable {
         }
         Path dir = Files.createDirectories(ServerConfig.dir(conf).toAbsolutePath());
         this.dataDir = dir;
-        this.lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        this.lock = lockChannel.tryLock();
-        if (lock == null) {
-            lockChannel.close();
-            throw new IllegalStateException("Another microburst server is using " + dir);
+        Object localHostname = conf.get(Config.STORM_LOCAL_HOSTNAME);
+        this.host = localHostname instanceof String name && !name.isBlank() ? name
+            : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
+
+        services.start("data folder lock", () -> DataDirLock.lock(dir));
+        ScheduledExecutorService scheduler = services.start("scheduler", MicroburstServer::newScheduler,
+            ScheduledExecutorService::shutdownNow);
+        this.workerLogs = services.start("worker logs",
+            () -> new WorkerLogs(dir.resolve("logs").resolve("workers-artifacts"), workerLogMaxBytes));
+        this.drpc = !ServerConfig.drpc(conf) ? null
+            : services.start("DRPC", () -> DrpcDaemon.start(conf, address, bind, host));
+        if (drpc != null) {
+            drpc.advertise(conf, host);
         }
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Map<String, Object> clusterConf = new HashMap<>(conf);
+        clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
+        this.cluster = services.start("cluster", () -> new MicroburstCluster(clusterConf));
+        this.nimbus = services.run("stored topologies", () -> restoredNimbus(dir, scheduler));
+        this.thrift = services.start("Nimbus Thrift", () -> new NimbusThrift(conf, nimbus));
+        this.web = services.start("web", () -> startWeb(bind, ServerConfig.uiPort(conf), dir));
+        this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
+            ServerConfig.logViewerPort(conf)));
+    }
+
+    private static ScheduledExecutorService newScheduler() {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "microburst-server-scheduler");
             t.setDaemon(true);
             return t;
         });
-        Object localHostname = conf.get(Config.STORM_LOCAL_HOSTNAME);
-        this.host = localHostname instanceof String name && !name.isBlank() ? name
-            : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
-        if (ServerConfig.drpc(conf)) {
-            DrpcService service = null;
-            try {
-                service = startDrpc(conf, address, bind, host);
-                int httpPort = ServerConfig.drpcHttpPort(conf);
-                this.drpcHttp = httpPort < 0 ? null : new DrpcHttp(service, httpPort,
-                    ObjectReader.getInt(conf.get(Config.DRPC_WORKER_THREADS), 64));
-                this.drpc = service;
-            } catch (Exception e) {
-                if (service != null) {
-                    service.close();
-                }
-                scheduler.shutdownNow();
-                lock.release();
-                lockChannel.close();
-                if (e instanceof IllegalArgumentException refused) {
-                    throw refused;
-                }
-                throw new IOException("cannot serve DRPC on " + bind + ": " + e, e);
-            }
-            // as a Storm cluster's configuration names its DRPC servers: topologies fetch their requests here
-            conf.put(Config.DRPC_SERVERS, List.of(host));
-            conf.put(Config.DRPC_PORT, drpc.port());
-            conf.put(Config.DRPC_INVOCATIONS_PORT, drpc.invocationsPort());
-            conf.put(ServerConfig.DRPC_HTTP_PORT, drpcHttp == null ? -1 : drpcHttp.port());
-        } else {
-            this.drpc = null;
-            this.drpcHttp = null;
-        }
-        Map<String, Object> clusterConf = new HashMap<>(conf);
-        clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
-        this.workerLogs = new WorkerLogs(dir.resolve("logs").resolve("workers-artifacts"), workerLogMaxBytes);
-        this.cluster = new MicroburstCluster(clusterConf);
-        this.nimbus = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
+    }
+
+    /** The Nimbus service, with every stored topology started again in its stored status. */
+    private ServerNimbus restoredNimbus(Path dir, ScheduledExecutorService scheduler) throws IOException {
+        ServerNimbus restored = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
             ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
             workerLogs);
-        nimbus.restore();
-        this.thrift = new ThriftServer(conf, new Nimbus.Processor<>(ThriftErrors.wrap(nimbus)), ThriftConnectionType.NIMBUS);
-        nimbus.advertisedPort(thrift.getPort());
-        this.thriftThread = new Thread(thrift::serve, "microburst-thrift");
-        thriftThread.start();
+        restored.restore();
+        return restored;
+    }
+
+    private WebServer startWeb(String bind, int port, Path dir) throws IOException {
         try {
-            this.web = new WebServer(nimbus, cluster, bind, ServerConfig.uiPort(conf), UiToken.create(dir));
+            return new WebServer(nimbus, cluster, bind, port, UiToken.create(dir));
         } catch (Exception e) {
-            thrift.stop();
-            cluster.close();
-            closeDrpc();
-            workerLogs.close();
-            throw new IOException("cannot start the web server on " + bind + ":" + ServerConfig.uiPort(conf) + ": " + e, e);
+            throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }
-        this.logViewer = startLogViewer(workerLogs, bind, ServerConfig.logViewerPort(conf));
     }
 
     /** The logviewer, or null (logged) when its port cannot be had: the worker logs are still written. */
@@ -163,7 +142,6 @@ public final class MicroburstServer implements AutoCloseable {
         Map<String, Object> conf = new HashMap<>(Utils.readStormConfig());
         conf.putAll(overrides);
         MicroburstServer server = new MicroburstServer(conf);
-        server.awaitServing();
         LOG.info("Nimbus Thrift service listening on {}:{}", server.host(), server.thriftPort());
         return server;
     }
@@ -171,41 +149,6 @@ public final class MicroburstServer implements AutoCloseable {
     /** Whether the configured transport authenticates callers (anything but Storm's simple plugin or ours). */
     static boolean authenticated(Map<String, Object> conf) {
         return ServerConfig.authenticates(ThriftConnectionType.NIMBUS.getTransportPlugin(conf));
-    }
-
-    /** The DRPC service; on an address other than a loopback one, only with authenticating DRPC transports. */
-    private static DrpcService startDrpc(Map<String, Object> conf, InetAddress address, String bind, String host)
-        throws InterruptedException {
-        if (!address.isLoopbackAddress()) {
-            for (ThriftConnectionType type : List.of(ThriftConnectionType.DRPC, ThriftConnectionType.DRPC_INVOCATIONS)) {
-                if (!ServerConfig.authenticates(type.getTransportPlugin(conf))) {
-                    throw new IllegalArgumentException("Refusing to serve DRPC on " + bind + " without authentication: "
-                        + "configure an authenticating transport in " + Config.DRPC_THRIFT_TRANSPORT_PLUGIN + " and "
-                        + Config.DRPC_INVOCATIONS_THRIFT_TRANSPORT_PLUGIN + " (or " + Config.STORM_THRIFT_TRANSPORT_PLUGIN
-                        + "), or keep " + ServerConfig.BIND + " on a loopback address");
-                }
-            }
-        }
-        return new DrpcService(conf, host);
-    }
-
-    private void closeDrpc() {
-        if (drpc != null) {
-            drpc.close();
-        }
-        if (drpcHttp != null) {
-            drpcHttp.close();
-        }
-    }
-
-    private void awaitServing() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!thrift.isServing()) {
-            if (System.nanoTime() - deadline > 0 || !thriftThread.isAlive()) {
-                throw new IllegalStateException("the Nimbus Thrift service did not start");
-            }
-            Thread.sleep(10);
-        }
     }
 
     /**
@@ -237,7 +180,7 @@ public final class MicroburstServer implements AutoCloseable {
     }
 
     public int thriftPort() {
-        return thrift.getPort();
+        return thrift.port();
     }
 
     /** The cluster the topologies run on. */
@@ -267,34 +210,20 @@ public final class MicroburstServer implements AutoCloseable {
 
     /** The port of DRPC over HTTP ({@code drpc.http.port}, on 127.0.0.1), or -1 when not served. */
     public int drpcHttpPort() {
-        return drpcHttp == null ? -1 : drpcHttp.port();
+        return drpc == null ? -1 : drpc.httpPort();
     }
 
     /**
      * Stops serving and stops every topology; stored topologies stay stored and come back at the next start. DRPC
      * requests still waiting fail with {@code SERVER_SHUTDOWN}.
      */
+    /** The services running, in the order they started (and the reverse of the order they stop in). */
+    List<String> services() {
+        return services.names();
+    }
+
     @Override
     public void close() {
-        if (logViewer != null) {
-            logViewer.close();
-        }
-        web.close();
-        thrift.stop();
-        try {
-            thriftThread.join(TimeUnit.SECONDS.toMillis(10));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        cluster.close();
-        closeDrpc();
-        workerLogs.close();
-        scheduler.shutdownNow();
-        try {
-            lock.release();
-            lockChannel.close();
-        } catch (IOException e) {
-            LOG.warn("Cannot release the data folder lock: {}", e.toString());
-        }
+        services.close();
     }
 }

@@ -2,6 +2,7 @@ package io.microburst.server;
 
 import io.microburst.MicroburstCluster;
 import io.microburst.server.nimbus.ClusterNimbus;
+import io.microburst.server.nimbus.SubmittedConf;
 import io.microburst.server.web.PageInfos;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -120,7 +121,7 @@ final class ServerNimbus extends ClusterNimbus {
             throw new WrappedInvalidTopologyException("submitTopology: topology '" + name + "' has no topology structure");
         }
         Path jar = uploads.take("submitTopology of '" + name + "'", uploadedJarLocation);
-        Map<String, Object> conf = parseJsonConf(jsonConf);
+        Map<String, Object> conf = SubmittedConf.parse(jsonConf);
         TopologyInitialStatus status = options != null && options.get_initial_status() == TopologyInitialStatus.INACTIVE
             ? TopologyInitialStatus.INACTIVE : TopologyInitialStatus.ACTIVE;
         TopologyStore.Stored stored;

@@ -1,6 +1,7 @@
 package io.microburst.cli.local;
 
 import io.microburst.server.nimbus.ClusterNimbus;
+import io.microburst.server.nimbus.SubmittedConf;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
@@ -81,7 +82,7 @@ public final class LocalNimbus extends ClusterNimbus {
 
     /** The submitted JSON configuration with the overrides merged over it. */
     Map<String, Object> topologyConf(String jsonConf) throws InvalidTopologyException {
-        Map<String, Object> conf = parseJsonConf(jsonConf);
+        Map<String, Object> conf = SubmittedConf.parse(jsonConf);
         conf.putAll(confOverrides);
         return conf;
     }

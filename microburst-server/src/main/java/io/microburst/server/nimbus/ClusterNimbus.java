@@ -1,8 +1,8 @@
 package io.microburst.server.nimbus;
 
 import io.microburst.MicroburstCluster;
+import io.microburst.blobstore.BlobStoreCalls;
 import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +12,6 @@ import org.apache.storm.generated.ClusterSummary;
 import org.apache.storm.generated.ComponentPageInfo;
 import org.apache.storm.generated.Credentials;
 import org.apache.storm.generated.GetInfoOptions;
-import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.ListBlobsResult;
 import org.apache.storm.generated.LogConfig;
@@ -33,19 +32,16 @@ import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.generated.TopologyPageInfo;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.generated.WorkerMetrics;
-import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.shade.net.minidev.json.parser.ParseException;
 import org.apache.storm.thrift.TException;
 import org.apache.storm.utils.Utils;
-import org.apache.storm.utils.WrappedInvalidTopologyException;
 
 /**
  * The part of a {@link Nimbus.Iface} that any Microburst Nimbus shares, whether it lives in the submitting JVM
  * ({@code microburst local}) or serves Thrift ({@code microburst server}): lifecycle calls and queries forwarded to an
- * in-process {@link ILocalCluster}, topology name checks, the JSON configuration of a submission, the blob calls
- * (answered by a {@link MicroburstCluster}'s blob store), and a refusal naming the call for everything a single
- * machine cannot honour (supervisors, heartbeats, profiling). Subclasses
- * implement submission and jar upload, and answer {@link #refuse} for the calls they can serve some other way.
+ * in-process {@link ILocalCluster}, topology name checks, the blob calls (answered by a {@link MicroburstCluster}'s
+ * blob store), and a refusal naming the call for everything a single machine cannot honour (supervisors, heartbeats,
+ * profiling). Subclasses implement submission and jar upload, and answer {@link #refuse} for the calls they can
+ * serve some other way.
  *
  * <p>Thread-safe as long as the cluster is: every method may be called from any thread.
  */
@@ -76,30 +72,6 @@ public abstract class ClusterNimbus implements Nimbus.Iface {
     /** Seconds since this object was created: the uptime a Nimbus reports. */
     protected int uptimeSecs() {
         return (int) TimeUnit.MILLISECONDS.toSeconds(System.currentTimeMillis() - startedAtMillis);
-    }
-
-    /**
-     * Parses the JSON configuration of a submission into a mutable map.
-     *
-     * @throws InvalidTopologyException if it is not a JSON object
-     */
-    public static Map<String, Object> parseJsonConf(String jsonConf) throws InvalidTopologyException {
-        Map<String, Object> conf = new HashMap<>();
-        if (jsonConf != null && !jsonConf.isBlank()) {
-            Object parsed;
-            try {
-                parsed = JSONValue.parseWithException(jsonConf);
-            } catch (ParseException e) {
-                throw new WrappedInvalidTopologyException("topology configuration is not valid JSON: " + e.getMessage());
-            }
-            if (!(parsed instanceof Map)) {
-                throw new WrappedInvalidTopologyException("topology configuration must be a JSON object");
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> parsedMap = (Map<String, Object>) parsed;
-            conf.putAll(parsedMap);
-        }
-        return conf;
     }
 
     @Override
@@ -254,128 +226,121 @@ public abstract class ClusterNimbus implements Nimbus.Iface {
 
     @Override
     public String beginCreateBlob(String key, SettableBlobMeta meta) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().beginCreateBlob(key, meta);
-        }
-        return refuse("the blob store (beginCreateBlob)").beginCreateBlob(key, meta);
+        return askBlobStore("the blob store (beginCreateBlob)", store -> store.beginCreateBlob(key, meta),
+            nimbus -> nimbus.beginCreateBlob(key, meta));
     }
 
     @Override
     public String beginUpdateBlob(String key) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().beginUpdateBlob(key);
-        }
-        return refuse("the blob store (beginUpdateBlob)").beginUpdateBlob(key);
+        return askBlobStore("the blob store (beginUpdateBlob)", store -> store.beginUpdateBlob(key),
+            nimbus -> nimbus.beginUpdateBlob(key));
     }
 
     @Override
     public void uploadBlobChunk(String session, ByteBuffer chunk) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            microburst.blobStore().uploadBlobChunk(session, chunk);
-            return;
-        }
-        refuse("the blob store (uploadBlobChunk)").uploadBlobChunk(session, chunk);
+        tellBlobStore("the blob store (uploadBlobChunk)", store -> store.uploadBlobChunk(session, chunk),
+            nimbus -> nimbus.uploadBlobChunk(session, chunk));
     }
 
     @Override
     public void finishBlobUpload(String session) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            microburst.blobStore().finishBlobUpload(session);
-            return;
-        }
-        refuse("the blob store (finishBlobUpload)").finishBlobUpload(session);
+        tellBlobStore("the blob store (finishBlobUpload)", store -> store.finishBlobUpload(session),
+            nimbus -> nimbus.finishBlobUpload(session));
     }
 
     @Override
     public void cancelBlobUpload(String session) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            microburst.blobStore().cancelBlobUpload(session);
-            return;
-        }
-        refuse("the blob store (cancelBlobUpload)").cancelBlobUpload(session);
+        tellBlobStore("the blob store (cancelBlobUpload)", store -> store.cancelBlobUpload(session),
+            nimbus -> nimbus.cancelBlobUpload(session));
     }
 
     @Override
     public ReadableBlobMeta getBlobMeta(String key) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().getBlobMeta(key);
-        }
-        return refuse("the blob store (getBlobMeta)").getBlobMeta(key);
+        return askBlobStore("the blob store (getBlobMeta)", store -> store.getBlobMeta(key),
+            nimbus -> nimbus.getBlobMeta(key));
     }
 
     @Override
     public void setBlobMeta(String key, SettableBlobMeta meta) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            microburst.blobStore().setBlobMeta(key, meta);
-            return;
-        }
-        refuse("the blob store (setBlobMeta)").setBlobMeta(key, meta);
+        tellBlobStore("the blob store (setBlobMeta)", store -> store.setBlobMeta(key, meta),
+            nimbus -> nimbus.setBlobMeta(key, meta));
     }
 
     @Override
     public BeginDownloadResult beginBlobDownload(String key) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().beginBlobDownload(key);
-        }
-        return refuse("the blob store (beginBlobDownload)").beginBlobDownload(key);
+        return askBlobStore("the blob store (beginBlobDownload)", store -> store.beginBlobDownload(key),
+            nimbus -> nimbus.beginBlobDownload(key));
     }
 
     @Override
     public ByteBuffer downloadBlobChunk(String session) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().downloadBlobChunk(session);
-        }
-        return refuse("the blob store (downloadBlobChunk)").downloadBlobChunk(session);
+        return askBlobStore("the blob store (downloadBlobChunk)", store -> store.downloadBlobChunk(session),
+            nimbus -> nimbus.downloadBlobChunk(session));
     }
 
     @Override
     public void deleteBlob(String key) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            microburst.blobStore().deleteBlob(key);
-            return;
-        }
-        refuse("the blob store (deleteBlob)").deleteBlob(key);
+        tellBlobStore("the blob store (deleteBlob)", store -> store.deleteBlob(key), nimbus -> nimbus.deleteBlob(key));
     }
 
     @Override
     public ListBlobsResult listBlobs(String session) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().listBlobs(session);
-        }
-        return refuse("the blob store (listBlobs)").listBlobs(session);
+        return askBlobStore("the blob store (listBlobs)", store -> store.listBlobs(session),
+            nimbus -> nimbus.listBlobs(session));
     }
 
     @Override
     public int getBlobReplication(String key) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().getBlobReplication(key);
-        }
-        return refuse("the blob store (getBlobReplication)").getBlobReplication(key);
+        return askBlobStore("the blob store (getBlobReplication)", store -> store.getBlobReplication(key),
+            nimbus -> nimbus.getBlobReplication(key));
     }
 
     @Override
     public int updateBlobReplication(String key, int replication) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().updateBlobReplication(key, replication);
-        }
-        return refuse("the blob store (updateBlobReplication)").updateBlobReplication(key, replication);
+        return askBlobStore("the blob store (updateBlobReplication)",
+            store -> store.updateBlobReplication(key, replication),
+            nimbus -> nimbus.updateBlobReplication(key, replication));
     }
 
     @Override
     public boolean isRemoteBlobExists(String blobKey) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            return microburst.blobStore().isRemoteBlobExists(blobKey);
-        }
-        return refuse("the blob store (isRemoteBlobExists)").isRemoteBlobExists(blobKey);
+        return askBlobStore("the blob store (isRemoteBlobExists)", store -> store.isRemoteBlobExists(blobKey),
+            nimbus -> nimbus.isRemoteBlobExists(blobKey));
     }
 
     @Override
     public void createStateInZookeeper(String key) throws TException {
-        if (cluster instanceof MicroburstCluster microburst) {
-            microburst.blobStore().createStateInZookeeper(key);
-            return;
-        }
-        refuse("createStateInZookeeper").createStateInZookeeper(key);
+        tellBlobStore("createStateInZookeeper", store -> store.createStateInZookeeper(key),
+            nimbus -> nimbus.createStateInZookeeper(key));
+    }
+
+    /** A blob call made to {@code T}: the cluster's blob store, or the Nimbus {@link #refuse} gives. */
+    @FunctionalInterface
+    private interface BlobCall<T, R> {
+        R call(T target) throws TException;
+    }
+
+    @FunctionalInterface
+    private interface BlobAction<T> {
+        void call(T target) throws TException;
+    }
+
+    /** A blob call answered by a {@link MicroburstCluster}'s blob store, or else by the Nimbus of {@code refuse}. */
+    private <R> R askBlobStore(String refusal, BlobCall<BlobStoreCalls, R> onStore, BlobCall<Nimbus.Iface, R> elsewhere)
+        throws TException {
+        return cluster instanceof MicroburstCluster microburst ? onStore.call(microburst.blobStore())
+            : elsewhere.call(refuse(refusal));
+    }
+
+    /** {@link #askBlobStore} for a call that answers nothing. */
+    private void tellBlobStore(String refusal, BlobAction<BlobStoreCalls> onStore, BlobAction<Nimbus.Iface> elsewhere)
+        throws TException {
+        askBlobStore(refusal, store -> asNull(onStore, store), nimbus -> asNull(elsewhere, nimbus));
+    }
+
+    private static <T> Void asNull(BlobAction<T> action, T target) throws TException {
+        action.call(target);
+        return null;
     }
 
     @Override
