@@ -80,7 +80,7 @@ final class Balancer {
         List<BoltTask> fused = new ArrayList<>();
         List<PlacementPolicy.Point> points = new ArrayList<>();
         for (TaskRunner t : tasks) {
-            if (t instanceof BoltTask b && b.fused) {
+            if (t instanceof BoltTask b && b.isFused()) {
                 b.window.close(b.stats, b.slowStreak); // every window, so each covers one period
                 fused.add(b);
                 // a sampled execute's time includes one clock read: not the task's, and as long as a cheap execute
@@ -97,7 +97,7 @@ final class Balancer {
      */
     void decide(PlacementPolicy.Window window, List<BoltTask> fused, int cores) {
         boolean busy = window.busy();
-        inbox.busy = busy;
+        inbox.setBusy(busy);
         PlacementPolicy.Cut cut = PlacementPolicy.decide(mode, window, board.busyExecutors(), cores);
         if (LOG.isDebugEnabled()) {
             LOG.debug("Executor {}: {} -> {}", inbox, window, cut);

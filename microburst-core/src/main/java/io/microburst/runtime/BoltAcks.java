@@ -38,8 +38,8 @@ final class BoltAcks {
             if (rt.getMessageId() instanceof TrackedMessageId id) {
                 id.ack(rt.getAckVal());
             }
-            if (rt.sampleStartNanos != 0) {
-                processNanos = System.nanoTime() - rt.sampleStartNanos;
+            if (rt.sampleStartNanos() != 0) {
+                processNanos = System.nanoTime() - rt.sampleStartNanos();
             }
             int index = rt.inputIndex();
             if (index >= 0 && rt.target() == task) {
@@ -72,8 +72,8 @@ final class BoltAcks {
         long nanos = -1;
         if (input instanceof RoutedTuple rt) {
             release(rt);
-            if (rt.sampleStartNanos != 0) {
-                nanos = System.nanoTime() - rt.sampleStartNanos;
+            if (rt.sampleStartNanos() != 0) {
+                nanos = System.nanoTime() - rt.sampleStartNanos();
             }
             int index = rt.inputIndex();
             if (index >= 0 && rt.target() == task) {
@@ -134,11 +134,10 @@ final class BoltAcks {
             task.inbox.post((Runnable) () -> release(t));
             return;
         }
-        if (t.settled) {
+        if (t.settle()) {
             ((TrackedMessageId) t.getMessageId()).markMisused(); // acked or failed twice: a bug Storm exposes
         }
-        t.settled = true;
-        if (t.held) {
+        if (t.held()) {
             held.remove(t);
         }
     }

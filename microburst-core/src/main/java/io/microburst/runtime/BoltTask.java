@@ -37,6 +37,19 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
      * when a slow task is given its own executor.
      */
     volatile boolean fused;
+    /** Whether producers on this executor's thread call this task directly (see {@link #fused}). Any thread. */
+    boolean isFused() {
+        return fused;
+    }
+
+    /**
+     * This task no longer takes tuples by direct call: it moved to an executor of its own. Written by the thread of
+     * the executor it leaves, between turns (see Executor#defuseRequested).
+     */
+    void leaveFusion() {
+        fused = false;
+    }
+
     /** Which copy of the execute code this task runs: the parity of its depth in its fused chain (see execute). */
     final boolean oddDepth;
     final SlowStreak slowStreak = new SlowStreak();
@@ -56,7 +69,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
 
     void attach(Link link) {
         synchronized (inbound) {
-            link.executorIndex = inbox.index;
+            link.placeOn(inbox.index);
             inbound.add(link);
         }
     }
@@ -67,7 +80,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
         synchronized (inbound) {
             super.moveTo(in, out);
             for (Link link : inbound) {
-                link.executorIndex = in.index;
+                link.placeOn(in.index);
             }
         }
     }
@@ -154,7 +167,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
-        if (id instanceof TrackedMessageId && !tuple.settled && acking) {
+        if (id instanceof TrackedMessageId && !tuple.settled() && acking) {
             acks.held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
@@ -185,7 +198,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
             return;
         }
         long nanos = sampled ? System.nanoTime() - start : -1;
-        if (id instanceof TrackedMessageId && !tuple.settled && acking) {
+        if (id instanceof TrackedMessageId && !tuple.settled() && acking) {
             acks.held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
         if (sampled && fused) {
@@ -204,7 +217,7 @@ final class BoltTask extends TaskRunner implements IOutputCollector {
     private long startSample(RoutedTuple tuple) {
         sampleCounter = 0;
         long start = System.nanoTime();
-        tuple.sampleStartNanos = start;
+        tuple.sampleStartsAt(start);
         sampled(start);
         return start;
     }

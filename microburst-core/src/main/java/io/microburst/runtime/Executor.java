@@ -46,7 +46,7 @@ public final class Executor implements Runnable {
      * True for a shared thread carrying several executor groups (see {@link ThreadLayout#share}); set before the thread
      * starts. A slow task leaves it for a thread of its own only while the thread budget allows.
      */
-    boolean carrier;
+    private boolean carrier;
     /** A question from {@link Quiescence}: answered on an idle turn (see {@link #answerIdleProbe}). */
     final AtomicReference<IdleProbe> idleProbe = new AtomicReference<>();
     /** The probe seen on the previous idle turn, answered on the next one (this thread only). */
@@ -67,6 +67,16 @@ public final class Executor implements Runnable {
         this.inbox = new Inbox(index, name, queueSize, batch, board);
         this.outbox = new Outbox(inbox, board, batch);
         this.balancer = new Balancer(inbox, board, host.placementMode());
+    }
+
+    /** Makes this executor a carrier of several executor groups; before its thread starts (the planning thread). */
+    void makeCarrier() {
+        carrier = true;
+    }
+
+    /** Whether this executor carries several executor groups (see {@link #makeCarrier}). Planning thread. */
+    boolean isCarrier() {
+        return carrier;
     }
 
     Inbox inbox() {
@@ -197,7 +207,7 @@ public final class Executor implements Runnable {
         LOG.error("Executor {}: unexpected error in its loop; its tasks are failed and restarted", name, error);
         boolean anyUp = false;
         for (TaskRunner task : tasks) {
-            if (task.up) {
+            if (task.isUp()) {
                 anyUp = true;
                 task.failed(error, "executor loop");
             }
@@ -225,7 +235,7 @@ public final class Executor implements Runnable {
             }
             outbox.flushAll();
         }
-        if (!inbox.defuseRequests.isEmpty()) {
+        if (inbox.hasDefuseRequests()) {
             defuseRequested();
         }
         return work;
@@ -264,15 +274,15 @@ public final class Executor implements Runnable {
     }
 
     private void defuseRequested() {
-        for (Map.Entry<BoltTask, String> request : inbox.defuseRequests.entrySet()) {
+        for (Map.Entry<BoltTask, String> request : inbox.defuseRequests().entrySet()) {
             BoltTask head = request.getKey();
-            if (!head.fused || head.inbox != inbox) {
+            if (!head.isFused() || head.inbox() != inbox) {
                 continue;
             }
             List<TaskRunner> moving = new ArrayList<>();
             moving.add(head);
             for (TaskRunner t : tasks) {
-                if (t != head && t instanceof BoltTask b && b.fused && host.chainsInto(t.componentId(), head.componentId())) {
+                if (t != head && t instanceof BoltTask b && b.isFused() && host.chainsInto(t.componentId(), head.componentId())) {
                     moving.add(t);
                 }
             }
@@ -280,12 +290,12 @@ public final class Executor implements Runnable {
             if (target == null) {
                 break;
             }
-            head.fused = false;
+            head.leaveFusion();
             List<TaskRunner> staying = new ArrayList<>(Arrays.asList(tasks));
             staying.removeAll(moving);
             tasks = staying.toArray(new TaskRunner[0]);
         }
-        inbox.defuseRequests.clear();
+        inbox.defuseRequests().clear();
     }
 
     /**
@@ -391,7 +401,7 @@ public final class Executor implements Runnable {
      */
     ReleasedSpouts releaseStuckSpouts() {
         for (SpoutTask spout : spouts) {
-            spout.barredByStop = true;
+            spout.barByStop();
         }
         StackTraceElement call = spoutCallFrame();
         if (call == null) {
@@ -418,7 +428,7 @@ public final class Executor implements Runnable {
         Thread t = inbox.thread();
         if (t != null && stopped.getCount() != 0 && t.getState() != Thread.State.NEW) {
             for (TaskRunner task : tasks) {
-                task.interruptedByStop = true;
+                task.markInterruptedByStop();
             }
             t.interrupt();
         }

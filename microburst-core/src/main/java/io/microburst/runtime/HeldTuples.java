@@ -13,28 +13,16 @@ final class HeldTuples {
     private RoutedTuple head;
 
     void add(RoutedTuple t) {
-        t.held = true;
-        t.heldPrev = null;
-        t.heldNext = head;
-        if (head != null) {
-            head.heldPrev = t;
-        }
+        t.hold(head);
         head = t;
     }
 
     /** Takes a held tuple off the list. */
     void remove(RoutedTuple t) {
-        t.held = false;
-        if (t.heldPrev != null) {
-            t.heldPrev.heldNext = t.heldNext;
-        } else {
-            head = t.heldNext;
+        if (head == t) {
+            head = t.nextHeld();
         }
-        if (t.heldNext != null) {
-            t.heldNext.heldPrev = t.heldPrev;
-        }
-        t.heldPrev = null;
-        t.heldNext = null;
+        t.unhold();
     }
 
     /** The instance died: every tuple it held fails back to its spout. */
@@ -42,10 +30,8 @@ final class HeldTuples {
         RoutedTuple t = head;
         head = null;
         while (t != null) {
-            RoutedTuple next = t.heldNext;
-            t.held = false;
-            t.heldPrev = null;
-            t.heldNext = null;
+            RoutedTuple next = t.nextHeld();
+            t.unhold();
             if (t.getMessageId() instanceof TrackedMessageId id) {
                 id.fail();
             }
@@ -61,7 +47,7 @@ final class HeldTuples {
     void prune() {
         RoutedTuple t = head;
         while (t != null) {
-            RoutedTuple next = t.heldNext;
+            RoutedTuple next = t.nextHeld();
             if (((TrackedMessageId) t.getMessageId()).allDone()) {
                 remove(t);
             }
@@ -72,7 +58,7 @@ final class HeldTuples {
     /** Tuples held now. */
     int count() {
         int n = 0;
-        for (RoutedTuple t = head; t != null; t = t.heldNext) {
+        for (RoutedTuple t = head; t != null; t = t.nextHeld()) {
             n++;
         }
         return n;

@@ -130,7 +130,7 @@ final class IdleStrategy {
             if (nanos == 0) {
                 Thread.onSpinWait();
             } else {
-                inbox.nextPollNanos = System.nanoTime() + nanos;
+                inbox.setNextPoll(System.nanoTime() + nanos);
                 park(nanos);
             }
             return;
@@ -149,7 +149,7 @@ final class IdleStrategy {
 
     /** Parks for up to {@code nanos} unless something arrived; producers and mail unpark it early. */
     private void park(long nanos) {
-        inbox.sleeping = true;
+        inbox.setSleeping(true);
         if (inbox.nothingWaiting()) {
             // parks last 50 µs or more (Linux's timer slack), so two clock reads around one cost nothing that matters
             long before = System.nanoTime();
@@ -157,7 +157,7 @@ final class IdleStrategy {
             parkedNanos += System.nanoTime() - before;
             parks++;
         }
-        inbox.sleeping = false;
+        inbox.setSleeping(false);
     }
 
     /**

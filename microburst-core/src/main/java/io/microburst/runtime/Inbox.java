@@ -41,7 +41,7 @@ final class Inbox {
     final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
     private final ArrayDeque<TupleTree> completed = new ArrayDeque<>();
     /** Fused tasks to move to executors of their own after this turn, with the reason for the log. */
-    final Map<BoltTask, String> defuseRequests = new LinkedHashMap<>();
+    private final Map<BoltTask, String> defuseRequests = new LinkedHashMap<>();
     final int drainLimit;
     private final int batchSize;
     private final Switchboard board;
@@ -61,7 +61,8 @@ final class Inbox {
 
     /** Written once before any executor of the topology starts; read by producers to wake this one. */
     private Thread thread;
-    volatile boolean sleeping;
+    /** True while the executor parks or is about to (written by its own thread, read by producers to wake it). */
+    private volatile boolean sleeping;
     private volatile boolean stopRequested;
     /** Set with a stop request that first lets the executor finish what already waits in its queues. */
     private volatile boolean drainOnStop;
@@ -72,9 +73,9 @@ final class Inbox {
      * thread just before it parks, read by idle bolts elsewhere); a time already past while they may be polled any
      * moment.
      */
-    volatile long nextPollNanos = System.nanoTime();
+    private volatile long nextPollNanos = System.nanoTime();
     /** True when this executor was parked for under a tenth of its last balance window (see Balancer). */
-    volatile boolean busy;
+    private volatile boolean busy;
 
     Inbox(int index, String name, int queueSize, int batchSize, Switchboard board) {
         this.index = index;
@@ -122,7 +123,7 @@ final class Inbox {
         int work = mailbox.drain(handleMail, MAIL_LIMIT);
         TupleTree done;
         while ((done = completed.poll()) != null) {
-            ((SpoutTask) done.owner()).finishTree(done);
+            done.owner().finishTree(done);
             work++;
         }
         return work;
@@ -241,7 +242,7 @@ final class Inbox {
 
     private void handleMail(Object mail) {
         if (mail instanceof TupleTree tree) {
-            ((SpoutTask) tree.owner()).finishTree(tree);
+            tree.owner().finishTree(tree);
         } else {
             ((Runnable) mail).run();
         }
@@ -257,9 +258,9 @@ final class Inbox {
      * Posts an action on one task to the thread that runs the task when the action runs: if the task has moved by
      * then, the action follows it.
      */
-    void postForTask(TaskRunner task, Runnable action) {
+    void postForTask(Resident task, Runnable action) {
         post((Runnable) () -> {
-            Inbox now = task.inbox;
+            Inbox now = task.inbox();
             if (now != this) {
                 now.postForTask(task, action);
             } else {
@@ -281,6 +282,16 @@ final class Inbox {
         }
     }
 
+    /** True when a fused task asked to move this turn. Executor thread. */
+    boolean hasDefuseRequests() {
+        return !defuseRequests.isEmpty();
+    }
+
+    /** The fused tasks that asked to move, in order, with why; the executor clears it once it acted. Executor thread. */
+    Map<BoltTask, String> defuseRequests() {
+        return defuseRequests;
+    }
+
     /** A fused task of this executor moves to an executor of its own after this turn. Executor thread. */
     void requestDefuse(BoltTask task, String why) {
         defuseRequests.putIfAbsent(task, why);
@@ -298,6 +309,34 @@ final class Inbox {
             Outbox.backOff(waits++);
         }
         wake();
+    }
+
+    /**
+     * The executor is about to park (true: producers now unpark it after a hand-over) or has woken (false). Executor
+     * thread only.
+     */
+    void setSleeping(boolean parking) {
+        sleeping = parking;
+    }
+
+    /** This executor's spouts are polled next at {@code nanos} (a {@link System#nanoTime()} reading). Executor thread. */
+    void setNextPoll(long nanos) {
+        nextPollNanos = nanos;
+    }
+
+    /** When this executor's spouts are polled next (a {@link System#nanoTime()} reading). Any thread. */
+    long nextPollNanos() {
+        return nextPollNanos;
+    }
+
+    /** Whether this executor was busy in its last balance window (see Balancer). Written by its own thread only. */
+    void setBusy(boolean busy) {
+        this.busy = busy;
+    }
+
+    /** True when this executor was parked for under a tenth of its last balance window. Any thread. */
+    boolean busy() {
+        return busy;
     }
 
     /** Wakes the executor if it is parked. Any thread. */

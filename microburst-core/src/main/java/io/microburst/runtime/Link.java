@@ -31,6 +31,14 @@ abstract class LinkFields extends LinkPadBefore {
      */
     volatile int executorIndex;
 
+    /**
+     * The target task now runs on executor {@code index}. Written by the target task alone ({@link BoltTask#attach},
+     * {@link BoltTask#moveTo}), under its lock of inbound links.
+     */
+    final void placeOn(int index) {
+        executorIndex = index;
+    }
+
     LinkFields(TupleContext context, String sourceComponent, int sourceTask, String streamId, BoltTask target,
                int inputIndex) {
         this.context = context;

@@ -81,7 +81,9 @@ final class Placement {
             String name = shared ? ThreadLayout.carrierName(topologyName, list.size(), groups.size())
                 : ThreadLayout.executorName(topologyName, group);
             Executor e = new Executor(executorHost, board, list.size(), name, queueSize, batchSize);
-            e.carrier = shared;
+            if (shared) {
+                e.makeCarrier();
+            }
             List<TaskRunner> tasks = new ArrayList<>();
             for (ThreadLayout.Member member : group) {
                 ComponentPlan c = member.component();
@@ -126,7 +128,7 @@ final class Placement {
             if (board.isHalted()) {
                 return null;
             }
-            if (from.carrier) {
+            if (from.isCarrier()) {
                 if (carrierMovesLeft == 0) {
                     if (!carrierMovesWarned) {
                         carrierMovesWarned = true;

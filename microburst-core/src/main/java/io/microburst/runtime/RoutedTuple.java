@@ -30,17 +30,75 @@ public final class RoutedTuple extends TupleImpl {
     /** Source, stream, target task and the subscription this tuple arrives on. */
     final Link link;
     /** System.nanoTime when execution of a sampled tuple started, 0 when not sampled. Target's thread only. */
-    long sampleStartNanos;
-    /** Links in the target task's list of tracked tuples it has received and not yet acked or failed. */
-    RoutedTuple heldPrev;
-    RoutedTuple heldNext;
-    boolean held;
+    private long sampleStartNanos;
+    /**
+     * Links in the target task's list of tracked tuples it has received and not yet acked or failed (see
+     * {@link HeldTuples}, which moves them through {@link #hold} and {@link #unhold}). Target's thread only.
+     */
+    private RoutedTuple heldPrev;
+    private RoutedTuple heldNext;
+    private boolean held;
     /** Acked or failed (target's thread only): a tuple settled within execute is never listed. */
-    boolean settled;
+    private boolean settled;
 
     RoutedTuple(Link link, List<Object> values, MessageId id) {
         super(UNUSED_CONTEXT, values, null, 0, null, id);
         this.link = link;
+    }
+
+    /** Execution of this sampled tuple started at {@code nanos} (a {@link System#nanoTime()} reading). Target's thread. */
+    void sampleStartsAt(long nanos) {
+        sampleStartNanos = nanos;
+    }
+
+    /** When execution of this tuple started if it is sampled, else 0. Target's thread. */
+    long sampleStartNanos() {
+        return sampleStartNanos;
+    }
+
+    /** Marks this tuple acked or failed; returns whether it was already (acked or failed twice). Target's thread. */
+    boolean settle() {
+        boolean before = settled;
+        settled = true;
+        return before;
+    }
+
+    /** Acked or failed already. Target's thread. */
+    boolean settled() {
+        return settled;
+    }
+
+    /** Whether the target's instance holds this tuple (see {@link HeldTuples}). Target's thread. */
+    boolean held() {
+        return held;
+    }
+
+    /** The next tuple in the held list, or null. Target's thread. */
+    RoutedTuple nextHeld() {
+        return heldNext;
+    }
+
+    /** Joins the held list in front of {@code first} (its head until now, or null). Target's thread. */
+    void hold(RoutedTuple first) {
+        held = true;
+        heldPrev = null;
+        heldNext = first;
+        if (first != null) {
+            first.heldPrev = this;
+        }
+    }
+
+    /** Leaves the held list, joining its neighbours. Target's thread. */
+    void unhold() {
+        held = false;
+        if (heldPrev != null) {
+            heldPrev.heldNext = heldNext;
+        }
+        if (heldNext != null) {
+            heldNext.heldPrev = heldPrev;
+        }
+        heldPrev = null;
+        heldNext = null;
     }
 
     /** The task this tuple is delivered to. */

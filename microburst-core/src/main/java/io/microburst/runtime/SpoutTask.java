@@ -282,7 +282,8 @@ final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutpu
     }
 
     /** Spout thread: reports a completed tree to the spout. */
-    void finishTree(TupleTree tree) {
+    @Override
+    public void finishTree(TupleTree tree) {
         pending.remove(tree);
         inFlight--;
         int stream = tree.streamIndex();

@@ -113,7 +113,7 @@ final class Switchboard {
     int busyExecutors() {
         int n = 0;
         for (Inbox e : inboxes) {
-            if (e.busy) {
+            if (e.busy()) {
                 n++;
             }
         }

@@ -26,7 +26,7 @@ import org.apache.storm.utils.TupleUtils;
  * replaced by a fresh one when it fails. Confined to its executor's thread. It reaches the topology only through
  * {@link TaskHost}, and its executor only through its {@link Inbox} and {@link Outbox}.
  */
-abstract class TaskRunner {
+abstract class TaskRunner implements Resident {
     /** Storm's acker component (storm-client's Acker.ACKER_COMPONENT_ID). */
     static final String ACKER_COMPONENT = "__acker";
     static final MessageId UNANCHORED = MessageId.makeUnanchored();
@@ -139,6 +139,11 @@ abstract class TaskRunner {
 
     /** A task may act on an error its instance reported (see BoltTask); by default it is only recorded. */
     void errorReported(Throwable error) {
+    }
+
+    @Override
+    public final Inbox inbox() {
+        return inbox;
     }
 
     /** This task now runs on the executor of {@code in} and {@code out} (see Placement#defuse). */
@@ -405,7 +410,22 @@ abstract class TaskRunner {
      */
     volatile boolean barredByStop;
     /** Set by the stopping thread before it interrupts this task's thread (see {@link #failed}). */
-    volatile boolean interruptedByStop;
+    private volatile boolean interruptedByStop;
+
+    /** The stopping thread gives up on this task's thread (see {@link #barredByStop}). Stopping thread only. */
+    final void barByStop() {
+        barredByStop = true;
+    }
+
+    /** The stopping thread is about to interrupt this task's thread (see {@link #failed}). Stopping thread only. */
+    final void markInterruptedByStop() {
+        interruptedByStop = true;
+    }
+
+    /** Whether an instance is open or prepared and has not failed since. Read by the executor's thread. */
+    final boolean isUp() {
+        return up;
+    }
 
     /**
      * A failure of user code: the instance is dropped and the runtime decides on a restart. What a call throws because

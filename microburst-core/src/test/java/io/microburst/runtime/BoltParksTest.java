@@ -161,7 +161,7 @@ class BoltParksTest {
                 // an empty poll came between the emits, after the start: Storm's strategy stamped the next poll then
                 for (Executor e : runtime.executors()) {
                     if (e.untilPoll(System.nanoTime()) >= 0) {
-                        return e.inbox().nextPollNanos > started;
+                        return e.inbox().nextPollNanos() > started;
                     }
                 }
                 throw new AssertionError("no spout executor");
