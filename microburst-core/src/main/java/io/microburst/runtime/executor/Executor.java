@@ -1,13 +1,10 @@
 package io.microburst.runtime.executor;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import io.microburst.runtime.clock.SharedTimer;
 import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.Inbox;
@@ -31,8 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Executor implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Executor.class);
-    /** The runtime's own packages: the innermost of their frames on a stack is where user code was called from. */
-    private static final String RUNTIME_PACKAGE = "io.microburst.runtime.";
 
     private final ExecutorHost host;
     final int index;
@@ -56,9 +51,7 @@ public final class Executor implements Runnable {
      */
     private boolean carrier;
     /** A question from {@code Quiescence}: answered on an idle turn (see {@link #answerIdleProbe}). */
-    final AtomicReference<IdleProbe> idleProbe = new AtomicReference<>();
-    /** The probe seen on the previous idle turn, answered on the next one (this thread only). */
-    private IdleProbe armedProbe;
+    private final IdleProbeSlot idleProbe = new IdleProbeSlot();
     /** Turns that did work so far (this thread only; {@code Quiescence} gets it through a probe's answer). */
     private long workTurns;
     /** Storm's per-executor maps handed to every task context of this executor. */
@@ -150,7 +143,7 @@ public final class Executor implements Runnable {
                 if (work > 0) {
                     workTurns++;
                     idle.workDone();
-                } else if (idleProbe.get() != null && answerIdleProbe()) {
+                } else if (idleProbe.waiting() && answerIdleProbe()) {
                     continue; // a probe asks for one more whole turn, begun after it was seen
                 } else if (spouts.length == 0) {
                     idle.idle(spoutsPolled);
@@ -206,23 +199,14 @@ public final class Executor implements Runnable {
         }
     }
 
-    /**
-     * A turn threw outside the guards around user code (a bug of ours, or an Error thrown where no guard is). The
-     * thread must not end while the topology runs: the tasks of this executor fail as if their user code had thrown
-     * (the failure policy restarts them, or halts the topology when the user asked for that), and the loop goes on.
-     */
+    /** A turn threw outside the guards around user code (see {@link LoopFailure}). */
     private void turnFailed(Throwable error) {
-        LOG.error("Executor {}: unexpected error in its loop; its tasks are failed and restarted", name, error);
-        boolean anyUp = false;
-        for (TaskRunner task : tasks) {
-            if (task.isUp()) {
-                anyUp = true;
-                task.failed(error, "executor loop");
-            }
-        }
-        if (!anyUp) {
-            host.reportError(tasks.length > 0 ? tasks[0] : null, error);
-        }
+        LoopFailure.failTasks(name, tasks, host, error);
+    }
+
+    /** An idle turn with a probe waiting (see {@link IdleProbeSlot#armOrAnswer}): true asks for another turn. */
+    private boolean answerIdleProbe() {
+        return idleProbe.armOrAnswer(this, workTurns);
     }
 
     /** One turn of the loop; returns how much work it did. */
@@ -250,24 +234,6 @@ public final class Executor implements Runnable {
     }
 
     /**
-     * An idle turn with a probe waiting: the first such turn arms it and asks for another turn at once (true), so that
-     * the answer comes from a whole turn begun after the probe was seen; that turn, if idle too, answers it with the
-     * count of turns that did work.
-     */
-    private boolean answerIdleProbe() {
-        IdleProbe p = idleProbe.get();
-        if (p != armedProbe) {
-            armedProbe = p;
-            return true;
-        }
-        armedProbe = null;
-        if (idleProbe.compareAndSet(p, null)) {
-            p.answer(this, workTurns);
-        }
-        return false;
-    }
-
-    /**
      * Every {@link Balancer#BALANCE_PERIOD_MS}, on this executor's thread (posted by the topology's timer). Time spent
      * waiting for room in a full consumer counts as idle, as parked time does: that thread is not what holds the
      * topology back, and a core it leaves waiting is free for a cut elsewhere.
@@ -281,29 +247,9 @@ public final class Executor implements Runnable {
         return balancer;
     }
 
+    /** Moves the fused tasks that asked to leave (see {@link Defusion}). */
     private void defuseRequested() {
-        for (Map.Entry<BoltTask, String> request : inbox.defuseRequests().entrySet()) {
-            BoltTask head = request.getKey();
-            if (!head.isFused() || head.inbox() != inbox) {
-                continue;
-            }
-            List<TaskRunner> moving = new ArrayList<>();
-            moving.add(head);
-            for (TaskRunner t : tasks) {
-                if (t != head && t instanceof BoltTask b && b.isFused() && host.chainsInto(t.componentId(), head.componentId())) {
-                    moving.add(t);
-                }
-            }
-            Executor target = host.defuse(this, moving, request.getValue());
-            if (target == null) {
-                break;
-            }
-            head.leaveFusion();
-            List<TaskRunner> staying = new ArrayList<>(Arrays.asList(tasks));
-            staying.removeAll(moving);
-            tasks = staying.toArray(new TaskRunner[0]);
-        }
-        inbox.defuseRequests().clear();
+        tasks = Defusion.act(this, inbox, tasks, host);
     }
 
     /**
@@ -371,33 +317,20 @@ public final class Executor implements Runnable {
     }
 
     /**
-     * True when this executor's thread is inside a call to one of its spouts (see {@link #spoutCallFrame}). Reads the
-     * thread's stack, so only for stops.
+     * True when this executor's thread is inside a call to one of its spouts (see {@link StuckSpouts#callFrame}). Reads
+     * the thread's stack, so only for stops.
      */
     public boolean inSpoutCall() {
         return spoutCallFrame() != null;
     }
 
-    /**
-     * The frame of the spout method this executor's thread is inside of, or null: user code is running on top of a
-     * {@link SpoutTask} frame, the innermost frame of the runtime on its stack (a spout blocked in an emit waits in the
-     * runtime's queues instead; the runtime's own code between two calls is no call). Reads the thread's stack.
-     */
-    StackTraceElement spoutCallFrame() {
+    /** See {@link StuckSpouts#callFrame}; null too when this executor runs no spouts or its thread is not running. */
+    private StackTraceElement spoutCallFrame() {
         Thread t = inbox.thread();
         if (spouts.length == 0 || t == null || isStoppedForGood() || t.getState() == Thread.State.NEW) {
             return null;
         }
-        StackTraceElement[] stack = t.getStackTrace();
-        for (int i = 0; i < stack.length; i++) {
-            String type = stack[i].getClassName();
-            if (type.startsWith(RUNTIME_PACKAGE)) {
-                boolean spoutTask = type.equals(SpoutTask.class.getName())
-                    || type.startsWith(SpoutTask.class.getName() + "$");
-                return i > 0 && spoutTask ? stack[i - 1] : null;
-            }
-        }
-        return null;
+        return StuckSpouts.callFrame(t);
     }
 
     /**
@@ -408,24 +341,7 @@ public final class Executor implements Runnable {
      * @return the spout tasks closed here and the call the thread is in; null if it came back
      */
     public ReleasedSpouts releaseStuckSpouts() {
-        for (SpoutTask spout : spouts) {
-            spout.barByStop();
-        }
-        StackTraceElement call = spoutCallFrame();
-        if (call == null) {
-            return null;
-        }
-        List<String> closed = new ArrayList<>();
-        for (SpoutTask spout : spouts) {
-            if (spout.closeFromStopper()) {
-                closed.add(spout.componentId() + ":" + spout.taskId());
-            }
-        }
-        return closed.isEmpty() ? null : new ReleasedSpouts(closed, call);
-    }
-
-    /** Spout tasks ("component:task") closed from outside while their thread was inside {@code call}. */
-    public record ReleasedSpouts(List<String> tasks, StackTraceElement call) {
+        return StuckSpouts.giveUp(spouts, this::spoutCallFrame);
     }
 
     /**
@@ -474,8 +390,8 @@ public final class Executor implements Runnable {
         return executorData;
     }
 
-    /** Where Quiescence leaves a question for this executor, answered on an idle turn. Any thread. */
-    public final AtomicReference<IdleProbe> idleProbe() {
-        return idleProbe;
+    /** Leaves a question of {@code Quiescence} for this executor, answered on an idle turn. Any thread. */
+    public void askIdle(IdleProbe probe) {
+        idleProbe.ask(probe);
     }
 }

@@ -5,14 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
-import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
 import io.microburst.runtime.clock.TurnBudget;
 import org.apache.storm.tuple.MessageId;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.MpscChunkedArrayQueue;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.jctools.util.Pow2;
 
 /**
@@ -28,7 +26,6 @@ import org.jctools.util.Pow2;
  * ({@code runtime.topology}: mail, stop, queue metrics from any thread); the threading above holds for every caller.
  */
 public final class Inbox {
-    private static final int MAIL_LIMIT = 4096;
     static final int DRAIN_CHUNK = 16;
 
     final int index;
@@ -40,10 +37,9 @@ public final class Inbox {
      * size, its array grows in chunks as it fills, since most executors never see such a tuple.
      */
     private final MpscChunkedArrayQueue<RoutedTuple> foreign;
-    private final MpscUnboundedXaddArrayQueue<Object> mailbox = new MpscUnboundedXaddArrayQueue<>(256);
+    private final Mail mail = new Mail();
     /** Tuples for another task of this executor (a self-subscription), so an executor never blocks on itself. */
     final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
-    private final ArrayDeque<TupleTree> completed = new ArrayDeque<>();
     /** Fused tasks to move to executors of their own after this turn, with the reason for the log. */
     private final Map<BoltTask, String> defuseRequests = new LinkedHashMap<>();
     final int drainLimit;
@@ -61,7 +57,6 @@ public final class Inbox {
     private Batch current;
     private int position;
     private final MessagePassingQueue.Consumer<RoutedTuple> executeOne = this::execute;
-    private final MessagePassingQueue.Consumer<Object> handleMail = this::handleMail;
 
     /** Written once before any executor of the topology starts; read by producers to wake this one. */
     private Thread thread;
@@ -124,13 +119,7 @@ public final class Inbox {
 
     /** Takes mail (commands, trees completed elsewhere) and trees completed on this thread; returns how many. */
     public int drainMail() {
-        int work = mailbox.drain(handleMail, MAIL_LIMIT);
-        TupleTree done;
-        while ((done = completed.poll()) != null) {
-            done.owner().finishTree(done);
-            work++;
-        }
-        return work;
+        return mail.drain();
     }
 
     /**
@@ -244,17 +233,9 @@ public final class Inbox {
         outbox.send(link, values, id);
     }
 
-    private void handleMail(Object mail) {
-        if (mail instanceof TupleTree tree) {
-            tree.owner().finishTree(tree);
-        } else {
-            ((Runnable) mail).run();
-        }
-    }
-
     /** Posts a command or a completed tuple tree to run on this executor's thread. Any thread; never blocks. */
-    public void post(Object mail) {
-        mailbox.offer(mail);
+    public void post(Object command) {
+        mail.offer(command);
         wake();
     }
 
@@ -263,7 +244,7 @@ public final class Inbox {
      * then, the action follows it.
      */
     public void postForTask(Resident task, Runnable action) {
-       post((Runnable) () -> {
+        post((Runnable) () -> {
             Inbox now = task.inbox();
             if (now != this) {
                 now.postForTask(task, action);
@@ -280,9 +261,9 @@ public final class Inbox {
      */
     void completeTree(TupleTree tree) {
         if (Thread.currentThread() == thread) {
-            completed.add(tree);
+            mail.completedHere(tree);
         } else {
-           post(tree);
+            post(tree);
         }
     }
 
@@ -352,14 +333,13 @@ public final class Inbox {
 
     /** True when nothing waits here: the executor may park. Executor thread. */
     public boolean nothingWaiting() {
-        return batches.isEmpty() && foreign.isEmpty() && current == null && mailbox.isEmpty() && local.isEmpty()
-            && completed.isEmpty() && !stopRequested;
+        return batches.isEmpty() && foreign.isEmpty() && current == null && mail.isEmpty() && local.isEmpty()
+            && !stopRequested;
     }
 
     /** Asks the thread to stop after its current turn (cutting short a drain asked for earlier). Any thread. */
     public void requestStop() {
-        drainOnStop = false;
-        requestStop0();
+        requestStop(false);
     }
 
     /**
@@ -367,11 +347,11 @@ public final class Inbox {
      * Any thread; {@link #requestStop()} cuts the drain short.
      */
     public void requestDrainingStop() {
-        drainOnStop = true;
-        requestStop0();
+        requestStop(true);
     }
 
-    private void requestStop0() {
+    private void requestStop(boolean drain) {
+        drainOnStop = drain;
         stopRequested = true;
         Thread t = thread;
         if (t != null) {
@@ -399,29 +379,9 @@ public final class Inbox {
         return Math.max(0, nextPollNanos - now);
     }
 
-    /**
-     * Stamps the trees of tracked tuples waiting here (STORM-2359). Executor thread; the batch queue is read with
-     * JCTools' weakly consistent iterator.
-     */
+    /** Stamps the trees of tracked tuples waiting here (see {@link QueuedTrees}). Executor thread. */
     public void touchQueued(long now) {
-        for (Batch b : batches) {
-            b.touch(0, now);
-        }
-        if (current != null) {
-            current.touch(position, now);
-        }
-        for (RoutedTuple t : foreign) {
-            touch(t, now);
-        }
-        for (RoutedTuple t : local) {
-            touch(t, now);
-        }
-    }
-
-    private static void touch(RoutedTuple t, long now) {
-        if (t != null && t.getMessageId() instanceof TrackedMessageId id) {
-            id.touch(now);
-        }
+        QueuedTrees.touch(batches, current, position, foreign, local, now);
     }
 
     @Override

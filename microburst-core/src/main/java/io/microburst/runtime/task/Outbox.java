@@ -176,7 +176,7 @@ public final class Outbox {
     /** Hands every pending batch to its consumer. */
     public void flushAll() {
         if (overflowing > 0) {
-           retryOverflow();
+            retryOverflow();
         }
         for (int d = 0; d < dirtyCount; d++) {
             int i = dirty[d];

@@ -1,10 +1,6 @@
 package io.microburst.runtime.task;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-import io.microburst.config.ConfigKeys;
-import io.microburst.metrics.TaskStats;
-import io.microburst.reliability.MaxPendingTuner;
 import io.microburst.reliability.PendingTrees;
 import io.microburst.reliability.TrackedMessageId;
 import io.microburst.reliability.TupleTree;
@@ -12,14 +8,9 @@ import io.microburst.plan.ComponentPlan;
 import io.microburst.runtime.clock.SharedTimer;
 import io.microburst.runtime.clock.TurnBudget;
 import io.microburst.serialization.SerializationCheck;
-import org.apache.storm.hooks.ITaskHook;
-import org.apache.storm.hooks.info.SpoutAckInfo;
-import org.apache.storm.hooks.info.SpoutFailInfo;
 import org.apache.storm.spout.ISpout;
 import org.apache.storm.spout.ISpoutOutputCollector;
 import org.apache.storm.spout.SpoutOutputCollector;
-import org.apache.storm.tuple.Values;
-import org.apache.storm.utils.ObjectReader;
 
 /**
  * A spout task: calls nextTuple while the topology is active and its pending trees are below max spout pending,
@@ -35,11 +26,11 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     private static final long FAST_NEXT_TUPLE_NANOS = 5_000;
     private final PendingTrees pending = new PendingTrees();
     private int maxPending;
-    private final MaxPendingTuner tuner;
+    /** Auto-tuning of {@link #maxPending}, or null. */
+    private final PendingTuning tuning;
     private long ackedSinceTune;
     private ISpout spout;
-    /** The opened instance not yet closed: whoever takes it closes it (this task's thread, or a stop that found it stuck). */
-    private final AtomicReference<ISpout> toClose = new AtomicReference<>();
+    private final OpenedSpout opened = new OpenedSpout();
     private boolean activated;
     private int inFlight;
     private int emittedThisCall;
@@ -49,12 +40,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
      */
     private int slowCalls = 1;
     /** True when the last {@link #runNextTuples} called nextTuple at least once (executor thread only). */
-    boolean polled;
-
-    /** Whether the last {@link #runNextTuples} called nextTuple at least once. Executor thread. */
-    public final boolean polled() {
-        return polled;
-    }
+    private boolean polled;
     private long[] edges = new long[8];
     /** Counts trees up to {@link #samplePeriod}: the tree that reaches it records its emit time (complete latency). */
     private int sampleCounter;
@@ -62,13 +48,10 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     public SpoutTask(TaskHost host, Inbox inbox, Outbox outbox, ComponentPlan component, int taskId) {
         super(host, inbox, outbox, component, taskId);
         this.sampleCounter = sampleEvery - 1; // the first tree is timed
-        Object max = component.conf().get(org.apache.storm.Config.TOPOLOGY_MAX_SPOUT_PENDING);
-        this.maxPending = max == null ? 0 : ((Number) max).intValue();
-        if (ObjectReader.getBoolean(component.conf().get(ConfigKeys.MAX_SPOUT_PENDING_AUTOTUNE), false)) {
-            tuner = new MaxPendingTuner(maxPending > 0 ? maxPending : 1000);
-            maxPending = (int) Math.min(Integer.MAX_VALUE, tuner.get());
-        } else {
-            tuner = null;
+        this.maxPending = PendingTuning.configured(component.conf());
+        this.tuning = PendingTuning.of(component.conf(), maxPending);
+        if (tuning != null) {
+            maxPending = tuning.max();
         }
     }
 
@@ -80,7 +63,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
                 ? DebugLog.spoutCollector(this, taskId, component.id()) : new SpoutOutput(this);
             fresh.open(component.conf(), context, SerializationCheck.wrap(collector, component.conf(), context));
             spout = fresh; // only an opened instance is ever closed, as in Storm
-            toClose.set(fresh);
+            opened.opened(fresh);
             preparedFlag().set(true);
             up = true;
             host.taskStarted(this);
@@ -116,22 +99,12 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
 
     /**
      * This task's executor idled {@code nanos} on a turn that did no work: counted as Storm counts its spout's skipped
-     * time ({@code __skipped-inactive-ms}, {@code __skipped-backpressure-ms}, {@code __skipped-max-spout-ms}) when the
-     * spout could not be polled for that reason; time waiting while the spout had nothing to emit is not counted.
-     *
-     * @param inactive the topology is deactivated
-     * @param heldBack the topology's spouts wait for full queues to drain
+     * time (see {@link SkippedTime}; {@code inactive}: the topology is deactivated; {@code heldBack}: the spouts wait
+     * for full queues to drain).
      */
     public void idled(long nanos, boolean inactive, boolean heldBack) {
-        if (!up) {
-            return;
-        }
-        if (inactive) {
-            stats.skipped(TaskStats.SKIPPED_INACTIVE, nanos);
-        } else if (heldBack) {
-            stats.skipped(TaskStats.SKIPPED_BACKPRESSURE, nanos);
-        } else if (maxPending > 0 && inFlight >= maxPending) {
-            stats.skipped(TaskStats.SKIPPED_MAX_SPOUT, nanos);
+        if (up) {
+            SkippedTime.count(stats, nanos, inactive, heldBack, maxPending > 0 && inFlight >= maxPending);
         }
     }
 
@@ -229,18 +202,9 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         return out;
     }
 
-    /** The emit's hooks, then, for a tracked emit, those of the init message Storm's spout sends its acker. */
+    /** Out of line, so that emit stays small (see {@link SpoutHooks#emitted}). */
     private void spoutEmitHooks(List<Object> values, String streamId, List<Integer> out, Object messageId) {
-        emitHooks(values, streamId, out);
-        if (messageId != null && acking) {
-            long ackVal = 0;
-            for (int i = 0, n = Math.min(out.size(), edges.length); i < n; i++) {
-                ackVal ^= edges[i];
-            }
-            TupleTree tree = pending.newest();
-            long root = tree == null ? 0 : tree.rootId();
-            ackerEmitHooks("__ack_init", new Values(root, ackVal, taskId));
-        }
+        SpoutHooks.emitted(this, values, streamId, out, messageId != null && acking, edges, pending.newest());
     }
 
     @Override
@@ -298,7 +262,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         pending.remove(tree);
         inFlight--;
         int stream = tree.streamIndex();
-        long nanos = sampledLatency(tree);
+        long nanos = Sampling.sinceEmit(tree);
         if (tree.state() == TupleTree.ACKED && !tree.misused()) {
             acked(tree.messageId(), stream, nanos);
         } else {
@@ -306,33 +270,26 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         }
     }
 
-    /** Emit to now for a sampled tree; -1 for the others. */
-    private static long sampledLatency(TupleTree tree) {
-        long emitted = tree.emitNanos();
-        return emitted == 0 ? -1 : Math.max(0, System.nanoTime() - emitted);
-    }
-
     /** Spout thread: the older bucket of pending trees times out. */
     public void rotate(long timeoutNanos) {
         pending.rotate(SharedTimer.stampNanos(), timeoutNanos, tree -> {
             if (tree.expire()) {
                 inFlight--;
-                failedTree(tree.messageId(), tree.streamIndex(), sampledLatency(tree));
+                failedTree(tree.messageId(), tree.streamIndex(), Sampling.sinceEmit(tree));
             }
         });
     }
 
     /** Spout thread: one tuning step from the trees acked since the last (max spout pending auto-tuning). */
     public void autoTune() {
-        if (tuner != null) {
-            tuner.autoTune(ackedSinceTune);
+        if (tuning != null) {
+            maxPending = tuning.step(ackedSinceTune);
             ackedSinceTune = 0;
-            maxPending = (int) Math.min(Integer.MAX_VALUE, tuner.get());
         }
     }
 
     public boolean autoTuned() {
-        return tuner != null;
+        return tuning != null;
     }
 
     /** The current bound on pending trees (0 = none). */
@@ -351,23 +308,12 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
             }
         }
         if (!hooks.isEmpty()) {
-            ackHooks(messageId, completeNanos);
+            SpoutHooks.acked(this, messageId, completeNanos);
         }
     }
 
-    /** After the spout's ack, as Storm calls them; a hook that throws is reported as this task's failure. */
-    private void ackHooks(Object messageId, long completeNanos) {
-        SpoutAckInfo info = new SpoutAckInfo(messageId, taskId, completeNanos < 0 ? null : completeNanos / 1_000_000);
-        try {
-            for (ITaskHook hook : hooks) {
-                hook.spoutAck(info);
-            }
-        } catch (Throwable t) {
-            hookFailed(t, "task hook spoutAck");
-        }
-    }
-
-    private void hookFailed(Throwable t, String phase) {
+    /** A hook threw (see {@link SpoutHooks}): the task's failure while its instance is up, else only its error. */
+    void hookFailed(Throwable t, String phase) {
         if (up) {
             failed(t, phase);
         } else {
@@ -385,15 +331,13 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
             }
         }
         if (!hooks.isEmpty()) {
-            SpoutFailInfo info = new SpoutFailInfo(messageId, taskId, nanos < 0 ? null : nanos / 1_000_000);
-            try {
-                for (ITaskHook hook : hooks) {
-                    hook.spoutFail(info);
-                }
-            } catch (Throwable t) {
-                hookFailed(t, "task hook spoutFail");
-            }
+            SpoutHooks.failed(this, messageId, nanos);
         }
+    }
+
+    /** Whether the last {@link #runNextTuples} called nextTuple at least once. Executor thread. */
+    public boolean polled() {
+        return polled;
     }
 
     /** Un-acked trees of this task, as {@link SpoutOutputCollector#getPendingCount()} reports. */
@@ -423,23 +367,13 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
 
     private void closeQuietly() {
         spout = null;
-        closeIfNotTaken();
+        opened.closeIfNotTaken(this);
         cleanupHooks();
-    }
-
-    /** Closes the opened instance unless another thread took it first; true if this call closed it. */
-    private boolean closeIfNotTaken() {
-        ISpout opened = toClose.getAndSet(null);
-        if (opened == null) {
-            return false;
-        }
-        endQuietly(opened::close);
-        return true;
     }
 
     /**
      * Deactivates (unless a stop gave up on this thread) and closes the instance, on this task's thread, unless the
-     * stopping thread closed it already ({@link #closeFromStopper}): whoever takes {@link #toClose} closes it.
+     * stopping thread closed it already ({@link #closeFromStopper}; see {@link OpenedSpout}).
      */
     @Override
     public void shutdown() {
@@ -459,6 +393,6 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
      * @return true if this call closed the instance
      */
     public boolean closeFromStopper() {
-        return closeIfNotTaken();
+        return opened.closeIfNotTaken(this);
     }
 }

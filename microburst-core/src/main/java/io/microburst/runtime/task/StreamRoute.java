@@ -1,11 +1,13 @@
 package io.microburst.runtime.task;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import io.microburst.config.ConfigKeys;
 import io.microburst.plan.StreamPlan;
+import io.microburst.plan.TopologyPlan;
 import io.microburst.plan.Subscription;
 import io.microburst.routing.Grouper;
 
@@ -203,5 +205,24 @@ final class StreamRoute {
             return b.remaining();
         }
         return 16;
+    }
+
+    /** Why {@code directTask} cannot take a direct emit on this stream, and which tasks can. Only for the error. */
+    String describeDirectTarget(TopologyPlan plan, int directTask) {
+        String owner = plan.taskToComponent().get(directTask);
+        if (owner == null) {
+            for (Map.Entry<String, List<Integer>> e : plan.systemComponentTasks().entrySet()) {
+                if (e.getValue().contains(directTask)) {
+                    owner = e.getKey();
+                }
+            }
+        }
+        List<Integer> consumers = new ArrayList<>();
+        for (Subscription s : stream.subscriptions()) {
+            consumers.addAll(s.consumer().taskIds());
+        }
+        String which = owner == null ? "does not exist"
+            : "(of component '" + owner + "') does not consume the stream";
+        return which + "; the tasks consuming it are " + consumers;
     }
 }

@@ -10,16 +10,13 @@ import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.StreamPlan;
 import io.microburst.plan.Subscription;
-import io.microburst.plan.TopologyPlan;
 import io.microburst.plan.UserObjects;
 import io.microburst.routing.Grouper;
 import io.microburst.routing.Groupers;
 import org.apache.storm.Config;
 import org.apache.storm.hooks.ITaskHook;
-import org.apache.storm.hooks.info.EmitInfo;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.tuple.MessageId;
-import org.apache.storm.utils.TupleUtils;
 
 /**
  * One task slot of an executor: the task's routes, statistics and context, and the current user instance, which is
@@ -31,8 +28,6 @@ import org.apache.storm.utils.TupleUtils;
  * package-private.
  */
 public abstract class TaskRunner implements Resident {
-    /** Storm's acker component (storm-client's Acker.ACKER_COMPONENT_ID). */
-    static final String ACKER_COMPONENT = "__acker";
     static final MessageId UNANCHORED = MessageId.makeUnanchored();
 
     final TaskHost host;
@@ -64,15 +59,7 @@ public abstract class TaskRunner implements Resident {
     }
     /** One tuple (bolt) or tree (spout) in this many is timed: the inverse of topology.stats.sample.rate, as in Storm. */
     final int sampleEvery;
-    /**
-     * Samples closer together than this stretch the sampling period (see {@link #adaptPeriod}): a clock read costs
-     * 20-40 ns, as much as a whole fused delivery, so a task that runs millions of tuples a second is timed at most
-     * about 50,000 times a second, which still gives its mean latencies thousands of samples a second.
-     */
-    static final long MIN_SAMPLE_GAP_NANOS = 20_000;
-    /** The furthest the period stretches: this many times {@link #sampleEvery}. */
-    static final int MAX_SAMPLE_STRETCH = 64;
-    /** The sampling period in use: {@link #sampleEvery}, stretched while samples come fast. */
+    /** The sampling period in use: {@link #sampleEvery}, stretched while samples come fast (see {@link Sampling}). */
     int samplePeriod;
     private long lastSampleNanos;
     private final Map<String, StreamRoute> routes = new HashMap<>();
@@ -99,7 +86,7 @@ public abstract class TaskRunner implements Resident {
         this.acking = host.acking();
         this.component = component;
         this.taskId = taskId;
-        this.sampleEvery = sampleEvery(component.conf().get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
+        this.sampleEvery = Sampling.sampleEvery(component.conf().get(Config.TOPOLOGY_STATS_SAMPLE_RATE));
         this.samplePeriod = sampleEvery;
         this.seed = Double.doubleToLongBits(Math.random()) ^ ((long) taskId << 32) ^ System.nanoTime();
         List<StreamPlan> streams = new ArrayList<>(component.streams().values());
@@ -264,7 +251,7 @@ public abstract class TaskRunner implements Resident {
             if (link == null) {
                 throw new IllegalArgumentException("Component '" + component.id() + "' (task " + taskId
                     + ") emitted directly to task " + directTask + " on stream '" + r.streamId + "', but that task "
-                    + directTargetDescription(r, directTask));
+                    + r.describeDirectTarget(host.plan(), directTask));
             }
             addTarget(link);
             return link.targetTasks; // made once per link: a direct emit's result allocates nothing
@@ -288,26 +275,6 @@ public abstract class TaskRunner implements Resident {
         return all;
     }
 
-    /** Why {@code directTask} cannot take a direct emit on {@code r}, and which tasks can. Only for the error. */
-    private String directTargetDescription(StreamRoute r, int directTask) {
-        TopologyPlan plan = host.plan();
-        String owner = plan.taskToComponent().get(directTask);
-        if (owner == null) {
-            for (Map.Entry<String, List<Integer>> e : plan.systemComponentTasks().entrySet()) {
-                if (e.getValue().contains(directTask)) {
-                    owner = e.getKey();
-                }
-            }
-        }
-        List<Integer> consumers = new ArrayList<>();
-        for (Subscription s : r.stream.subscriptions()) {
-            consumers.addAll(s.consumer().taskIds());
-        }
-        String which = owner == null ? "does not exist"
-            : "(of component '" + owner + "') does not consume the stream";
-        return which + "; the tasks consuming it are " + consumers;
-    }
-
     private void addTargets(List<Integer> chosen, StreamRoute r, int g) {
         for (int i = 0, n = chosen.size(); i < n; i++) {
             addTarget(r.link(g, chosen.get(i)));
@@ -321,41 +288,11 @@ public abstract class TaskRunner implements Resident {
         targets[targetCount++] = link;
     }
 
-    /** Storm's sampling rate as a period: 0.05 is one in 20; a rate of 0 or less never samples. */
-    static int sampleEvery(Object rate) {
-        double r = rate instanceof Number n ? n.doubleValue() : 0.05;
-        if (!(r > 0)) {
-            return Integer.MAX_VALUE;
-        }
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(1 / r)));
-    }
-
     /** A sample was taken at {@code now} (a {@link System#nanoTime()} reading): adapts the sampling period. */
     final void sampled(long now) {
         long gap = now - lastSampleNanos;
         lastSampleNanos = now;
-        samplePeriod = adaptPeriod(samplePeriod, sampleEvery, gap);
-    }
-
-    /**
-     * The next sampling period, given the current one, the configured one and the time since the last sample. Samples
-     * closer than {@link #MIN_SAMPLE_GAP_NANOS} double the period, up to {@link #MAX_SAMPLE_STRETCH} times the configured
-     * one; samples more than four times that far apart halve it, down to the configured one. A rate of 1 (every tuple
-     * timed) is taken as asked and never stretched. Latencies are reported as means, which sampling less often does not
-     * bias; counts are exact whatever the period.
-     */
-    static int adaptPeriod(int period, int configured, long gapNanos) {
-        if (configured <= 1) {
-            return configured;
-        }
-        if (gapNanos < MIN_SAMPLE_GAP_NANOS) {
-            long max = (long) configured * MAX_SAMPLE_STRETCH;
-            return (int) Math.min(Math.min(max, Integer.MAX_VALUE), (long) period * 2);
-        }
-        if (gapNanos > 4 * MIN_SAMPLE_GAP_NANOS && period > configured) {
-            return Math.max(configured, period / 2);
-        }
-        return period;
+        samplePeriod = Sampling.adaptPeriod(samplePeriod, sampleEvery, gap);
     }
 
     /** A random non-zero 64-bit id (xorshift64*), for tuple-tree roots and edges. */
@@ -369,26 +306,13 @@ public abstract class TaskRunner implements Resident {
         return id != 0 ? id : 0x9E3779B97F4A7C15L;
     }
 
-    /**
-     * The emit hooks Storm calls for a message its task sends to an acker (Storm's {@code Task.sendUnanchored} on
-     * {@code __ack_init}, {@code __ack_ack}, {@code __ack_fail}, {@code __ack_reset_timeout}): Microburst sends no such
-     * message, but a hook sees the emit Storm's would, to the acker task Storm's fields grouping on the root id picks
-     * (none if the topology has no acker tasks). Only called when the task has hooks.
-     */
+    /** See {@link TaskHooks#ackerEmit}. Only called when the task has hooks. */
     final void ackerEmitHooks(String streamId, List<Object> values) {
-        List<Integer> ackers = host.plan().systemComponentTasks().get(ACKER_COMPONENT);
-        List<Integer> outTasks = new ArrayList<>(1);
-        if (ackers != null && !ackers.isEmpty()) {
-            outTasks.add(ackers.get(TupleUtils.chooseTaskIndex(List.of(values.get(0)), ackers.size())));
-        }
-        emitHooks(values, streamId, outTasks);
+        TaskHooks.ackerEmit(host.plan(), hooks, streamId, values, taskId);
     }
 
     final void emitHooks(List<Object> values, String streamId, List<Integer> outTasks) {
-        EmitInfo info = new EmitInfo(values, streamId, taskId, outTasks);
-        for (ITaskHook hook : hooks) {
-            hook.emit(info);
-        }
+        TaskHooks.emit(hooks, values, streamId, taskId, outTasks);
     }
 
     /** Creates the user instance and a fresh context with automatic hooks; the caller then opens or prepares it. */
@@ -396,18 +320,7 @@ public abstract class TaskRunner implements Resident {
         context = host.newTaskContext(this);
         buildRoutes();
         Object instance = UserObjects.instantiate(component.object(), host.loader(), component.id());
-        Object hookNames = host.plan().conf().get(Config.TOPOLOGY_AUTO_TASK_HOOKS);
-        if (hookNames instanceof List<?> names) {
-            for (Object name : names) {
-                try {
-                    Class<?> type = Class.forName(String.valueOf(name), true, host.loader());
-                    context.addTaskHook((ITaskHook) type.getDeclaredConstructor().newInstance());
-                } catch (ReflectiveOperationException | ClassCastException e) {
-                    throw new IllegalArgumentException("Cannot create task hook '" + name + "' listed in "
-                        + Config.TOPOLOGY_AUTO_TASK_HOOKS + ": " + e, e);
-                }
-            }
-        }
+        TaskHooks.addAutoHooks(context, host.plan().conf().get(Config.TOPOLOGY_AUTO_TASK_HOOKS), host.loader());
         hooks = context.getHooks();
         return instance;
     }
@@ -453,21 +366,10 @@ public abstract class TaskRunner implements Resident {
      */
     public final void failed(Throwable error, String phase) {
         up = false;
-        if (barredByStop || interruptedByStop && causedByInterrupt(error)) {
+        if (barredByStop || interruptedByStop && StopInterrupt.causedBy(error)) {
             return;
         }
         host.taskFailed(this, error, phase);
-    }
-
-    private static boolean causedByInterrupt(Throwable error) {
-        Throwable t = error;
-        for (int depth = 0; t != null && depth < 64; depth++, t = t.getCause()) {
-            if (t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
-                || t instanceof java.nio.channels.ClosedByInterruptException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Calls a user instance's close or cleanup; what it throws is reported as this task's error, never rethrown. */

@@ -17,8 +17,8 @@ import org.apache.storm.tuple.Fields;
  */
 public final class TupleContext extends GeneralTopologyContext {
     public TupleContext(StormTopology topology, Map<String, Object> conf, Map<Integer, String> taskToComponent,
-                 Map<String, List<Integer>> componentToSortedTasks, Map<String, Map<String, Fields>> streamFields,
-                 String stormId) {
+                        Map<String, List<Integer>> componentToSortedTasks,
+                        Map<String, Map<String, Fields>> streamFields, String stormId) {
         super(topology, conf, taskToComponent, componentToSortedTasks, streamFields, stormId);
     }
 

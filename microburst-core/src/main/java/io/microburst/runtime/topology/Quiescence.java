@@ -81,7 +81,7 @@ public final class Quiescence {
     private static Map<Executor, Long> round(List<Executor> executors, long deadline) throws InterruptedException {
         IdleProbe probe = new IdleProbe(executors.size());
         for (Executor e : executors) {
-            e.idleProbe().set(probe);
+            e.askIdle(probe);
             Thread t = e.inbox().thread();
             if (t != null) {
                 LockSupport.unpark(t); // a parked executor answers on its next turn, at once

@@ -10,6 +10,7 @@ import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.Subscription;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.executor.Executor;
+import io.microburst.runtime.executor.ReleasedSpouts;
 import io.microburst.runtime.task.TaskRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -153,7 +154,7 @@ final class StopSequence {
                     watches[i].restart();
                 } else if (stuck) {
                     released[i] = true;
-                    Executor.ReleasedSpouts closed = e.releaseStuckSpouts();
+                    ReleasedSpouts closed = e.releaseStuckSpouts();
                     if (closed != null) {
                         LOG.warn("Executor {} is still inside a spout call ({}) {} ms after its interrupt; closing"
                             + " spout tasks {} from the stopping thread, while that call runs", e, closed.call(),

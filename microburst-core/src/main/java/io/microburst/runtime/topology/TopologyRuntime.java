@@ -2,10 +2,7 @@ package io.microburst.runtime.topology;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.ErrorLog;
@@ -39,8 +36,6 @@ public final class TopologyRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(TopologyRuntime.class);
     /** The port a one-process "worker" reports; there is no socket behind it. */
     public static final int WORKER_PORT = WorkerResources.WORKER_PORT;
-    /** {@code topology.executor.receive.buffer.size} in storm-client's defaults.yaml. */
-    static final int STORM_DEFAULT_RECEIVE_BUFFER_SIZE = 32768;
     public static final String HOST = WorkerResources.HOST;
     /** The component name under which errors of the runtime itself (not of a task) are listed. */
     static final String ERRORS_OF_THE_RUNTIME = "__system";
@@ -68,37 +63,19 @@ public final class TopologyRuntime {
     private volatile String haltReason;
     private volatile boolean stopped;
     private volatile boolean killing;
-    private final List<Thread> delayThreads = new CopyOnWriteArrayList<>();
-    private final CountDownLatch cutShortDelay = new CountDownLatch(1);
+    private final DelayedActions delayed;
     private ScheduledFuture<?> statsRecorder;
     /** Automatic parallelism when the topology asks for it ({@link ConfigKeys#PARALLELISM}), else null. */
     private final AutoParallelism autoParallelism;
     /** How long a stop waits for all executors together (see {@link #stopExecutors}). */
     private final long stopTimeoutMs;
 
-    /**
-     * Tuples an executor's receive queue holds: {@link ConfigKeys#EXECUTOR_QUEUE_SIZE} when set; else Storm's
-     * {@code topology.executor.receive.buffer.size} (it means the same thing) when it is not Storm's own default;
-     * else {@link ConfigKeys#DEFAULT_EXECUTOR_QUEUE_SIZE}, since Storm's default was measured to hold more than
-     * batches need (docs/performance/2026-11-23-queues-and-parking.md). A value from a storm.yaml counts as set.
-     */
-    private static int queueSize(Map<String, Object> conf) {
-        Object own = conf.get(ConfigKeys.EXECUTOR_QUEUE_SIZE);
-        if (own != null) {
-            return ObjectReader.getInt(own);
-        }
-        Integer storms = ObjectReader.getInt(conf.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), null);
-        if (storms != null && storms != STORM_DEFAULT_RECEIVE_BUFFER_SIZE) {
-            return storms;
-        }
-        return ConfigKeys.DEFAULT_EXECUTOR_QUEUE_SIZE;
-    }
-
     public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
         this.plan = plan;
         this.loader = loader;
         this.timer = timer;
         this.onHalted = onHalted;
+        this.delayed = new DelayedActions(plan.name());
         Map<String, Object> conf = plan.conf();
         this.tupleContext = new TupleContext(plan.topology(), conf, plan.taskToComponent(), plan.componentToSortedTasks(),
             plan.componentToStreamToFields(), plan.stormId());
@@ -113,7 +90,7 @@ public final class TopologyRuntime {
         this.metrics = new MetricsWiring(plan, loader, resources, supervisor);
         this.timers = new TopologyTimers(plan, timer, metrics, acking, timeouts, timeoutSecs);
         this.host = new TopologyHost(plan, loader, tupleContext, acking, board, resources, supervisor, timers);
-        this.placement = new Placement(plan.name(), board, host, host, loader, queueSize(conf), batchSize);
+        this.placement = new Placement(plan.name(), board, host, host, loader, ReceiveQueueSize.of(conf), batchSize);
         host.attach(placement);
         this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
             () -> fusion, errors, counts -> rebalance(counts, 1), () -> "ACTIVE".equals(status)) : null;
@@ -196,7 +173,7 @@ public final class TopologyRuntime {
             onStopped.run();
             return;
         }
-        afterDelay("killer", waitSecs, () -> {
+        delayed.after("killer", waitSecs, () -> {
             stop(true);
             onStopped.run();
         });
@@ -212,7 +189,7 @@ public final class TopologyRuntime {
      * queues before it stops, for at most half the stop timeout, so tuples in flight are not lost.
      */
     private synchronized void stop(boolean drain) {
-        cutShortDelay.countDown();
+        delayed.cutShort();
         if (stopped) {
             return;
         }
@@ -259,7 +236,7 @@ public final class TopologyRuntime {
         if (waitSecs <= 0) {
             relaunch.run();
         } else {
-            afterDelay("rebalancer", waitSecs, relaunch);
+            delayed.after("rebalancer", waitSecs, relaunch);
         }
     }
 
@@ -279,33 +256,9 @@ public final class TopologyRuntime {
         launchExecutors();
     }
 
-    /** Runs {@code action} on a short-lived thread after {@code secs}, or at once when the wait is cut short. */
-    private void afterDelay(String role, int secs, Runnable action) {
-        Thread t = new Thread(() -> {
-            try {
-                cutShortDelay.await(secs, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            action.run();
-        }, "microburst-" + plan.name() + "-" + role);
-        t.setDaemon(true);
-        delayThreads.add(t);
-        t.start();
-    }
-
     /** Waits for the short-lived kill and rebalance threads (after {@link #stopNow()} they end at once). */
     public void awaitHelperThreads() {
-        for (Thread t : delayThreads) {
-            if (t != Thread.currentThread()) {
-                try {
-                    t.join(10_000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
+        delayed.await();
     }
 
     /** Stops every executor (see {@link StopSequence#stop}). */
