@@ -66,7 +66,7 @@ class MetricsConsumerFailureTest {
         conf.put(Config.TOPOLOGY_METRICS_CONSUMER_REGISTER,
             List.of(Map.of("class", Refusing.class.getName(), "parallelism.hint", 1)));
         String component = "__metrics_" + Refusing.class.getName();
-        try (LogCapture warnings = new LogCapture("io.microburst.runtime.Supervisor", true);
+        try (LogCapture warnings = new LogCapture("io.microburst.runtime.topology.Supervisor", true);
              MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology("refused-metrics", conf, b.createTopology());
             ReplayingSpout.await("a warning naming the consumer", 60, () -> warnings.messages.stream()

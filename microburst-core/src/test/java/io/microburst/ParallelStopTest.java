@@ -67,7 +67,7 @@ class ParallelStopTest {
         conf.put(MicroburstConfig.FUSION, false);
         // interrupts at half of it; the other half is for four let-go threads to end, however busy the machine
         conf.put(MicroburstConfig.EXECUTOR_STOP_TIMEOUT_MS, 6_000);
-        try (LogCapture warnings = new LogCapture("io.microburst.runtime.StopSequence")) {
+        try (LogCapture warnings = new LogCapture("io.microburst.runtime.topology.StopSequence")) {
             MicroburstCluster cluster = new MicroburstCluster();
             cluster.submitTopology("stuck", conf, b.createTopology());
             ReplayingSpout.await("four stuck executors", 30, () -> STUCK.get() == 4);

@@ -3,7 +3,7 @@ package io.microburst;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.microburst.runtime.ThreadView;
+import io.microburst.runtime.topology.ThreadView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -223,8 +223,8 @@ class StuckSpoutStopTest {
         Config conf = new Config();
         conf.put(MicroburstConfig.FUSION, false);
         try (MicroburstCluster cluster = new MicroburstCluster();
-             LogCapture warnings = new LogCapture("io.microburst.runtime.StopSequence");
-             LogCapture failures = new LogCapture("io.microburst.runtime.Supervisor")) {
+             LogCapture warnings = new LogCapture("io.microburst.runtime.topology.StopSequence");
+             LogCapture failures = new LogCapture("io.microburst.runtime.topology.Supervisor")) {
             cluster.submitTopology(run, conf, b.createTopology());
             ReplayingSpout.await("every spout tuple acked", 60,
                 () -> ReplayingSpout.acked(run).size() == KillDrainTest.COUNT);

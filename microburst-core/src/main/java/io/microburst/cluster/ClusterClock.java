@@ -1,7 +1,7 @@
 package io.microburst.cluster;
 
-import io.microburst.runtime.Quiescence;
-import io.microburst.runtime.SharedTimer;
+import io.microburst.runtime.topology.Quiescence;
+import io.microburst.runtime.clock.SharedTimer;
 import org.apache.storm.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.microburst.cluster;
 
-import io.microburst.runtime.TopologyRuntime;
+import io.microburst.runtime.topology.TopologyRuntime;
 import java.util.Map;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;

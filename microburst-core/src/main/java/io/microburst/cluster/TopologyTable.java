@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import io.microburst.runtime.TopologyRuntime;
+import io.microburst.runtime.topology.TopologyRuntime;
 import org.apache.storm.generated.NotAliveException;
 
 /**

@@ -56,7 +56,16 @@ public final class TupleTree {
 
     /** Receives a tree once it leaves {@link #PENDING} through an ack or a fail (never through expiry). */
     public interface Owner {
+        /** Any thread: the tree left {@link #PENDING}; the owner hands it to its own thread. */
         void treeCompleted(TupleTree tree);
+
+        /**
+         * The owner's own thread, after {@link #treeCompleted} handed the tree over: reports it (the spout's ack or
+         * fail). Called once per completed tree. An owner that reports a tree within {@link #treeCompleted} needs
+         * nothing here.
+         */
+        default void finishTree(TupleTree tree) {
+        }
     }
 
     /**

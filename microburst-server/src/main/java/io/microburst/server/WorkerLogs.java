@@ -1,6 +1,6 @@
 package io.microburst.server;
 
-import io.microburst.runtime.TopologyRuntime;
+import io.microburst.runtime.topology.TopologyRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

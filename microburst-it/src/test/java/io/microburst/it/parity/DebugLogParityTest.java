@@ -49,7 +49,7 @@ class DebugLogParityTest extends ParityTestSupport {
     private static final Pattern DONE = Pattern.compile("Execute done TUPLE source: (\\S+):\\d+, stream: (\\S+), .* TASK: (\\d+) DELTA: -?\\d+");
     /** Loggers Storm's workers and Microburst's runtime log debug lines with. */
     private static final List<String> LOGGERS = List.of("org.apache.storm.daemon.Task", "org.apache.storm.executor",
-        "io.microburst.runtime.DebugLog");
+        "io.microburst.runtime.task.DebugLog");
     private final Queue<String> lines = new ConcurrentLinkedQueue<>();
     private Capture capture;
 

@@ -2,7 +2,7 @@ package io.microburst.server.web;
 
 import io.microburst.MicroburstCluster;
 import io.microburst.metrics.TaskStats;
-import io.microburst.runtime.ThreadView;
+import io.microburst.runtime.topology.ThreadView;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.TaskStats;
-import io.microburst.runtime.ThreadView;
+import io.microburst.runtime.topology.ThreadView;
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
 import java.net.URI;

@@ -1,0 +1,125 @@
+package io.microburst.runtime.executor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import io.microburst.plan.PlacementPolicy;
+import io.microburst.runtime.cost.BalanceWindow;
+import io.microburst.runtime.task.BoltTask;
+import io.microburst.runtime.task.Inbox;
+import io.microburst.runtime.task.Switchboard;
+import io.microburst.runtime.task.TaskRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pipelining, every {@link #BALANCE_PERIOD_MS} ms on one executor's thread. Fusion puts a whole chain on one thread;
+ * when that thread is busy all the time and a core is left over, the chain may be cut in two: a fused task (with the
+ * tasks fused after it) moves to an executor of its own, as a slow one does, and the two halves run in parallel. This
+ * class measures (the window's length and parked time, each fused task's sampled execute time and executes counted);
+ * {@link PlacementPolicy#decide} decides. The same cut chosen in two windows in a row is needed, so a warm-up window
+ * decides nothing alone.
+ *
+ * <p>Threading: the executor's own thread only; it publishes whether the executor was busy through
+ * {@link Inbox#busy}.
+ *
+ * <p>Public for the topology's timers ({@code runtime.topology}), which read {@link #BALANCE_PERIOD_MS} to post {@code
+ * Executor#balance}; the balancing itself runs on the executor's thread.
+ */
+public final class Balancer {
+    private static final Logger LOG = LoggerFactory.getLogger(Balancer.class);
+    /** How often an executor with fused tasks checks whether its chain should be cut in two. */
+    public static final long BALANCE_PERIOD_MS = 1000;
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+    /** What reading the clock costs here (the least of a few short runs), taken off each sampled execute time. */
+    static final long CLOCK_NANOS = clockNanos();
+
+    private final Inbox inbox;
+    private final Switchboard board;
+    private final PlacementPolicy.Mode mode;
+    private final LongSupplier clock;
+    private final int cores;
+    private long windowStartNanos;
+    private long windowParkedNanos;
+    private BoltTask cutCandidate;
+
+    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode) {
+        this(inbox, board, mode, System::nanoTime, CORES);
+    }
+
+    /** With a clock and a core count of the caller's (tests drive it with a fake clock). */
+    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode, LongSupplier clock, int cores) {
+        this.inbox = inbox;
+        this.board = board;
+        this.mode = mode;
+        this.clock = clock;
+        this.cores = cores;
+    }
+
+    private static long clockNanos() {
+        long best = Long.MAX_VALUE;
+        for (int run = 0; run < 5; run++) {
+            long start = System.nanoTime();
+            long last = start;
+            for (int i = 0; i < 1000; i++) {
+                last = System.nanoTime();
+            }
+            best = Math.min(best, (last - start) / 1000);
+        }
+        return best;
+    }
+
+    /** The executor's loop starts: the first window starts now. */
+    void start() {
+        windowStartNanos = clock.getAsLong();
+    }
+
+    /**
+     * Closes a window: {@code parkedNanos} is the executor's total time idle so far (parked, or waiting for room in a
+     * full consumer). Asks the inbox to move the task
+     * at which to cut the chain, when the same one was chosen in the window before.
+     */
+    void balance(TaskRunner[] tasks, long parkedNanos) {
+        long now = clock.getAsLong();
+        long elapsed = now - windowStartNanos;
+        long parked = parkedNanos - windowParkedNanos;
+        windowStartNanos = now;
+        windowParkedNanos = parkedNanos;
+        List<BoltTask> fused = new ArrayList<>();
+        List<PlacementPolicy.Point> points = new ArrayList<>();
+        for (TaskRunner t : tasks) {
+            if (t instanceof BoltTask b && b.isFused()) {
+                b.window().close(b.stats(), b.slowStreak()); // every window, so each covers one period
+                fused.add(b);
+                // a sampled execute's time includes one clock read: not the task's, and as long as a cheap execute
+                BalanceWindow w = b.window();
+                long spent = w.meanNanos() < 0 ? -1 : w.tuples() * Math.max(0, w.meanNanos() - CLOCK_NANOS);
+                points.add(new PlacementPolicy.Point(b.componentId() + "[" + b.taskId() + "]", w.tuples(), spent));
+            }
+        }
+        decide(new PlacementPolicy.Window(elapsed, parked, points), fused, cores);
+    }
+
+    /**
+     * Acts on one closed window whose points are {@code fused}'s, in order, on a machine of {@code cores} cores. Tests
+     * call it with windows of their own.
+     */
+    void decide(PlacementPolicy.Window window, List<BoltTask> fused, int cores) {
+        boolean busy = window.busy();
+        inbox.setBusy(busy);
+        PlacementPolicy.Cut cut = PlacementPolicy.decide(mode, window, board.busyExecutors(), cores);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Executor {}: {} -> {}", inbox, window, cut);
+        }
+        BoltTask best = cut == null ? null : fused.get(cut.point());
+        if (best == null) {
+            cutCandidate = null;
+        } else if (best == cutCandidate) {
+            cutCandidate = null;
+            inbox.requestDefuse(best, cut.reason());
+        } else {
+            cutCandidate = best;
+        }
+    }
+
+}

@@ -1,0 +1,32 @@
+package io.microburst.runtime.executor;
+
+import java.util.List;
+import io.microburst.runtime.task.TaskRunner;
+
+/**
+ * What an executor needs from the topology above it: moving fused tasks to a thread of their own, which needs the
+ * fusion decisions and the set of executors, and where an error that stops the loop goes.
+ *
+ * <p>Threading: called from executor threads.
+ *
+ * <p>Public because the topology ({@code runtime.topology}, {@code TopologyHost}) implements it; its methods are called
+ * on the executor's thread, between turns.
+ */
+public interface ExecutorHost {
+    /** Whether {@code componentId}'s tasks are fused, through any chain, into {@code headId}'s. */
+    boolean chainsInto(String componentId, String headId);
+
+    /**
+     * Gives {@code moving} (a fused task and the tasks fused into it) an executor of its own; runs between turns on the
+     * thread of {@code from}.
+     *
+     * @return the new executor, or null when the topology is stopping
+     */
+    Executor defuse(Executor from, List<TaskRunner> moving, String why);
+
+    /** The rule that decides where a busy fused chain is cut ({@link io.microburst.config.ConfigKeys#PLACEMENT}). */
+    io.microburst.plan.PlacementPolicy.Mode placementMode();
+
+    /** An unexpected error stopped an executor's loop; {@code task} may be null. */
+    void reportError(TaskRunner task, Throwable error);
+}

@@ -1,0 +1,397 @@
+package io.microburst.runtime.topology;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Consumer;
+import io.microburst.config.ConfigKeys;
+import io.microburst.metrics.ErrorLog;
+import io.microburst.metrics.StatsHistory;
+import io.microburst.plan.FusionPlan;
+import io.microburst.plan.ParallelismPolicy;
+import io.microburst.plan.TopologyPlan;
+import io.microburst.runtime.clock.SharedTimer;
+import io.microburst.runtime.executor.Executor;
+import io.microburst.runtime.task.SpoutTask;
+import io.microburst.runtime.task.Switchboard;
+import io.microburst.runtime.task.TaskRunner;
+import io.microburst.runtime.task.TupleContext;
+import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.utils.ObjectReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running topology and its lifecycle: start, activate and deactivate, kill, rebalance, stop, and halting itself
+ * when the {@link Supervisor} says a task failed too often. It wires the collaborators that do the work: the
+ * {@link Placement} of tasks on executors (from the {@link ThreadLayout}), the {@link Switchboard} the data path
+ * shares, the {@link TopologyTimers}, the {@link WorkerResources} and {@link MetricsWiring} of a Storm worker, and the
+ * {@link StatsViews}. Tasks and executors see the topology only through {@link TopologyHost}.
+ *
+ * <p>Threading: lifecycle methods are called by the cluster facade and are synchronized; the hot path never takes a
+ * lock. Status fields are volatile for readers of any thread.
+ */
+public final class TopologyRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(TopologyRuntime.class);
+    /** The port a one-process "worker" reports; there is no socket behind it. */
+    public static final int WORKER_PORT = WorkerResources.WORKER_PORT;
+    public static final String HOST = WorkerResources.HOST;
+    /** The component name under which errors of the runtime itself (not of a task) are listed. */
+    static final String ERRORS_OF_THE_RUNTIME = "__system";
+
+    private final TopologyPlan plan;
+    private final ClassLoader loader;
+    private final SharedTimer timer;
+    private final Consumer<TopologyRuntime> onHalted;
+    private final TupleContext tupleContext;
+    private final boolean acking;
+    private final ErrorLog errors = new ErrorLog(HOST, WORKER_PORT);
+    private final Switchboard board = new Switchboard();
+    private final Supervisor supervisor;
+    private final WorkerResources resources;
+    private final MetricsWiring metrics;
+    private final TopologyTimers timers;
+    private final Placement placement;
+    private final TopologyHost host;
+    private final StatsViews stats = new StatsViews();
+    private final long launchMillis = System.currentTimeMillis();
+    private volatile FusionPlan fusion;
+    private volatile String status = "ACTIVE";
+    private volatile Map<String, Object> storedConf;
+    private volatile StormTopology storedTopology;
+    private volatile String haltReason;
+    private volatile boolean stopped;
+    private volatile boolean killing;
+    private final DelayedActions delayed;
+    private ScheduledFuture<?> statsRecorder;
+    /** Automatic parallelism when the topology asks for it ({@link ConfigKeys#PARALLELISM}), else null. */
+    private final AutoParallelism autoParallelism;
+    /** How long a stop waits for all executors together (see {@link #stopExecutors}). */
+    private final long stopTimeoutMs;
+
+    public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
+        this.plan = plan;
+        this.loader = loader;
+        this.timer = timer;
+        this.onHalted = onHalted;
+        this.delayed = new DelayedActions(plan.name());
+        Map<String, Object> conf = plan.conf();
+        this.tupleContext = new TupleContext(plan.topology(), conf, plan.taskToComponent(), plan.componentToSortedTasks(),
+            plan.componentToStreamToFields(), plan.stormId());
+        Object ackers = conf.get(Config.TOPOLOGY_ACKER_EXECUTORS);
+        this.acking = ackers == null || ObjectReader.getInt(ackers) > 0;
+        boolean timeouts = ObjectReader.getBoolean(conf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true);
+        int timeoutSecs = Math.max(1, ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30));
+        int batchSize = ObjectReader.getInt(conf.get(ConfigKeys.PRODUCER_BATCH_SIZE), 64);
+        this.stopTimeoutMs = Math.max(1, ObjectReader.getInt(conf.get(ConfigKeys.EXECUTOR_STOP_TIMEOUT_MS), 10_000));
+        this.supervisor = new Supervisor(plan.name(), conf, timer, board, errors, this::halt);
+        this.resources = new WorkerResources(plan, loader);
+        this.metrics = new MetricsWiring(plan, loader, resources, supervisor);
+        this.timers = new TopologyTimers(plan, timer, metrics, acking, timeouts, timeoutSecs);
+        this.host = new TopologyHost(plan, loader, tupleContext, acking, board, resources, supervisor, timers);
+        this.placement = new Placement(plan.name(), board, host, host, loader, ReceiveQueueSize.of(conf), batchSize);
+        host.attach(placement);
+        this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
+            () -> fusion, errors, counts -> rebalance(counts, 1), () -> "ACTIVE".equals(status)) : null;
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Starts worker hooks, metrics consumers, executors and timers. */
+    public synchronized void start(boolean startActive) {
+        if (stopped) {
+            throw new IllegalStateException("topology '" + plan.name() + "' was stopped before it started (closed?)");
+        }
+        board.setActive(startActive);
+        this.status = startActive ? "ACTIVE" : "INACTIVE";
+        resources.startWorkerHooks();
+        metrics.start();
+        launchExecutors();
+        statsRecorder = timer.every(StatsHistory.RECORD_EVERY_MS, StatsHistory.RECORD_EVERY_MS,
+            () -> stats.record(placement.executors()));
+        if (autoParallelism != null) {
+            autoParallelism.start(timer);
+        }
+    }
+
+    public StatsHistory statsHistory() {
+        return stats.history();
+    }
+
+    private void launchExecutors() {
+        FusionPlan f = FusionPlan.of(plan);
+        this.fusion = f;
+        host.setFusion(f);
+        Executor[] executors = placement.build(plan, f);
+        timers.scheduleAll(executors, f);
+        for (Executor e : executors) {
+            e.createThread();
+        }
+        for (Executor e : executors) {
+            e.start();
+        }
+    }
+
+    /** Activates or deactivates the spouts (their activate/deactivate run on their own threads). */
+    public synchronized void setActive(boolean value) {
+        if (stopped) {
+            return;
+        }
+        board.setActive(value);
+        status = value ? "ACTIVE" : "INACTIVE";
+        for (Executor e : placement.executors()) {
+            for (TaskRunner t : e.tasks()) {
+                if (t instanceof SpoutTask s) {
+                    e.post(value ? s::activate : s::deactivate);
+                }
+            }
+        }
+    }
+
+    /**
+     * Kills the topology as Storm does: at once the status becomes KILLED and the spouts are deactivated; after
+     * {@code waitSecs} (tuples in flight keep being processed meanwhile, ticks keep coming) every executor stops,
+     * closing its tasks on its own thread, and {@code onStopped} runs. With a wait, this returns at once and a
+     * short-lived thread does the stop; without one, it returns once everything has stopped.
+     */
+    public void kill(int waitSecs, Runnable onStopped) {
+        synchronized (this) {
+            if (stopped) {
+                onStopped.run(); // halted: it stayed listed until this kill
+                return;
+            }
+            if (!killing) {
+                killing = true;
+                setActive(false);
+                status = "KILLED";
+            }
+        }
+        // A second kill with a shorter wait brings the stop forward, as in Storm; the earliest stop wins.
+        if (waitSecs <= 0) {
+            stop(true);
+            onStopped.run();
+            return;
+        }
+        delayed.after("killer", waitSecs, () -> {
+            stop(true);
+            onStopped.run();
+        });
+    }
+
+    /** Stops at once (no wait): executors stop after their current turn. Returns when all has stopped. */
+    public void stopNow() {
+        stop(false);
+    }
+
+    /**
+     * Stops; with {@code drain} (a kill), producers stop first and every executor executes what already waits in its
+     * queues before it stops, for at most half the stop timeout, so tuples in flight are not lost.
+     */
+    private synchronized void stop(boolean drain) {
+        delayed.cutShort();
+        if (stopped) {
+            return;
+        }
+        killing = true;
+        if (haltReason == null) {
+            status = "KILLED";
+        }
+        board.setActive(false);
+        stopExecutors(drain);
+        stopped = true;
+        if (statsRecorder != null) {
+            statsRecorder.cancel(false);
+        }
+        if (autoParallelism != null) {
+            autoParallelism.stop();
+        }
+        timers.close();
+        resources.shutdownWorkerHooks();
+        metrics.cleanup();
+        resources.close();
+    }
+
+    /**
+     * Rebalances as Storm does: the status becomes REBALANCING and the spouts are deactivated; after
+     * {@code waitSecs} the executors stop and new ones start with the new counts (tasks keep their ids; instances
+     * are created and prepared afresh, as in Storm's new workers), and the spouts are activated again if they were.
+     */
+    public void rebalance(Map<String, Integer> executorCounts, int waitSecs) {
+        rebalance(executorCounts, waitSecs, () -> { });
+    }
+
+    /** As {@link #rebalance(Map, int)}; {@code atRelaunch} runs first when the new executors are about to start. */
+    public void rebalance(Map<String, Integer> executorCounts, int waitSecs, Runnable atRelaunch) {
+        boolean wasActive;
+        synchronized (this) {
+            if (stopped || killing) {
+                return;
+            }
+            wasActive = board.isActive();
+            setActive(false);
+            status = "REBALANCING";
+        }
+        Runnable relaunch = () -> relaunch(executorCounts, wasActive, atRelaunch);
+        if (waitSecs <= 0) {
+            relaunch.run();
+        } else {
+            delayed.after("rebalancer", waitSecs, relaunch);
+        }
+    }
+
+    private synchronized void relaunch(Map<String, Integer> executorCounts, boolean activeAfter,
+                                       Runnable atRelaunch) {
+        if (stopped || killing) {
+            return;
+        }
+        atRelaunch.run();
+        stopExecutors(false);
+        timers.cancelAll();
+        stats.history().clear();
+        executorCounts.forEach(plan::setExecutors);
+        board.setHalted(false);
+        board.setActive(activeAfter);
+        status = activeAfter ? "ACTIVE" : "INACTIVE";
+        launchExecutors();
+    }
+
+    /** Waits for the short-lived kill and rebalance threads (after {@link #stopNow()} they end at once). */
+    public void awaitHelperThreads() {
+        delayed.await();
+    }
+
+    /** Stops every executor (see {@link StopSequence#stop}). */
+    private void stopExecutors(boolean drain) {
+        StopSequence.stop(plan, placement, stopTimeoutMs, drain);
+    }
+
+    /**
+     * Stops the topology with an error after a task failed more often than the user's failure limit. Runs the stop on a
+     * short-lived thread. The topology stays listed, status HALTED, with the reason among its errors, until killed.
+     */
+    private void halt(String reason) {
+        if (board.isHalted()) {
+            return;
+        }
+        if (killing || stopped) {
+            return; // no lock: an executor thread halts, and stopNow holds the lock while it waits for executors
+        }
+        haltReason = reason;
+        status = "HALTED";
+        board.setHalted(true);
+        errors.add(ERRORS_OF_THE_RUNTIME, -1, new IllegalStateException("Topology '" + plan.name() + "' halted: " + reason));
+        LOG.error("Stopping topology {}: {}", plan.name(), reason);
+        Thread stopper = new Thread(() -> {
+            stopNow();
+            onHalted.accept(this);
+        }, "microburst-" + plan.name() + "-stopper");
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
+    // ---------------------------------------------------------------- views
+
+    /** The fusion decisions of the current executors. */
+    public FusionPlan fusion() {
+        return fusion;
+    }
+
+    /** Automatic parallelism, or null when the topology did not ask for it. */
+    AutoParallelism autoParallelism() {
+        return autoParallelism;
+    }
+
+    /** The executors, as running now. */
+    Executor[] executors() {
+        return placement.executors();
+    }
+
+    public TopologyPlan plan() {
+        return plan;
+    }
+
+    /**
+     * The configuration Nimbus keeps for this topology: the submitted one until a rebalance overrides some of it
+     * (Storm's {@code topology_conf_overrides}).
+     */
+    public Map<String, Object> storedConf() {
+        Map<String, Object> conf = storedConf;
+        return conf != null ? conf : plan.conf();
+    }
+
+    /** Replaces what {@link #storedConf()} returns. */
+    public void storeConf(Map<String, Object> conf) {
+        storedConf = conf;
+    }
+
+    /**
+     * The topology Nimbus keeps: the submitted one until a rebalance overrides component resources (Storm's
+     * {@code topology_resources_overrides}).
+     */
+    public StormTopology storedTopology() {
+        StormTopology topology = storedTopology;
+        return topology != null ? topology : plan.topology();
+    }
+
+    /** Replaces what {@link #storedTopology()} returns. */
+    public void storeTopology(StormTopology topology) {
+        storedTopology = topology;
+    }
+
+    public String status() {
+        return status;
+    }
+
+    /** Why the topology stopped itself, or null. */
+    public String haltReason() {
+        return haltReason;
+    }
+
+    /** The topology's working directory (the parent of its code and pid directories); deleted when it stops. */
+    public java.nio.file.Path workingDirectory() {
+        return resources.workingDirectory();
+    }
+
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    public int uptimeSecs() {
+        return (int) ((System.currentTimeMillis() - launchMillis) / 1000);
+    }
+
+    public ErrorLog errors() {
+        return errors;
+    }
+
+    /** Tuples dropped because the topology was stopped while their producer waited for room. */
+    public long droppedTuples() {
+        return board.droppedTotal();
+    }
+
+    /** A view of each executor for statistics: its name, task range and the stats of its tasks. */
+    public List<ExecutorView> executorViews() {
+        return StatsViews.of(placement.executors());
+    }
+
+    /** A live view of each executor thread: the tasks fused into it, its queue fill and backpressure time. */
+    public List<ThreadView> threadViews() {
+        return StatsViews.threads(placement.executors());
+    }
+
+    /** Number of executor threads. */
+    public int executorCount() {
+        return placement.executors().length;
+    }
+
+    /** Number of executors as Storm counts them: per component, fused ones included. */
+    public int componentExecutorCount() {
+        return executorViews().size();
+    }
+
+    /** Executor threads started by this topology that are still alive (for hygiene checks). */
+    public int liveExecutorThreads() {
+        return StatsViews.live(placement.executors());
+    }
+}
