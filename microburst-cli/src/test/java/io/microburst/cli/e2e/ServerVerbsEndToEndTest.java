@@ -107,7 +107,8 @@ class ServerVerbsEndToEndTest {
 
     @Test
     void submitListMonitorAndKillPrintWhatStormsCommandsPrint() throws Exception {
-        Path record = dir.resolve("record.txt");
+        Path record = Files.createTempFile(dir, "record", ".txt"); // the bolt appends; one file per run
+        Files.delete(record);
         String stormJar = System.getProperty("storm.jar");
         String stormOptions = System.getProperty("storm.options");
         Run submitted;
