@@ -77,9 +77,10 @@ public sealed interface Command {
      * @param topology the topology's name; empty for LIST
      * @param waitSecs Storm's wait_secs for KILL and REBALANCE; empty for the topology's message timeout
      * @param executors new executor counts per component, for REBALANCE
+     * @param rebalance the rest of Storm's rebalance options ({@link RebalanceExtras#NONE} for the other verbs)
      */
     record Admin(AdminVerb verb, Map<String, Object> conf, String topology, OptionalInt waitSecs,
-                 Map<String, Integer> executors) implements Command {
+                 Map<String, Integer> executors, RebalanceExtras rebalance) implements Command {
         public Admin {
             conf = Map.copyOf(conf);
             executors = Map.copyOf(executors);
@@ -87,14 +88,32 @@ public sealed interface Command {
     }
 
     /**
-     * {@code microburst monitor}: prints a topology's throughput every interval, as {@code storm monitor} does.
+     * Storm's rebalance options besides the wait and the executor counts.
      *
-     * @param component the component to watch; empty for every spout and bolt together
+     * @param numWorkers {@code -n}: Storm's number of workers, passed on (a microburst server does not use it)
+     * @param resources {@code -r}: resource overrides per component, as Storm's {@code topology_resources_overrides}
+     * @param topologyConf {@code -t}: configuration overrides, as Storm's {@code topology_conf_overrides}
+     */
+    record RebalanceExtras(OptionalInt numWorkers, Map<String, Map<String, Double>> resources,
+                           Map<String, Object> topologyConf) {
+        public static final RebalanceExtras NONE = new RebalanceExtras(OptionalInt.empty(), Map.of(), Map.of());
+
+        public RebalanceExtras {
+            resources = Map.copyOf(resources);
+            topologyConf = Map.copyOf(topologyConf);
+        }
+    }
+
+    /**
+     * {@code microburst monitor}: prints a component's throughput every interval, as {@code storm monitor} does.
+     *
+     * @param component the component to watch; empty to list the components, as Storm's
      * @param stream the stream counted
+     * @param watch {@code emitted} or {@code transferred}
      * @param samples how many lines to print; empty for until interrupted
      */
     record Monitor(Map<String, Object> conf, String topology, Optional<String> component, String stream,
-                   int intervalSecs, OptionalInt samples) implements Command {
+                   String watch, int intervalSecs, OptionalInt samples) implements Command {
         public Monitor {
             conf = Map.copyOf(conf);
         }

@@ -15,7 +15,6 @@ import org.apache.storm.Config;
 import org.apache.storm.blobstore.BlobStore;
 import org.apache.storm.blobstore.BlobStoreAclHandler;
 import org.apache.storm.utils.Utils;
-import org.apache.storm.utils.VersionInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -48,14 +47,14 @@ public final class CommandLineParser {
             throw usageError(e.getMessage(), e);
         }
         if (result.isVersionHelpRequested() || result.subcommand() != null && result.subcommand().isVersionHelpRequested()) {
-            return new Command.Version(versionText());
+            return new Command.Version(VersionText.full());
         }
         if (result.isUsageHelpRequested()) {
             return new Command.Help(root.getUsageMessage());
         }
         ParseResult sub = result.subcommand();
         if (sub == null) {
-            throw new UsageException("missing subcommand", root.getUsageMessage(), List.of());
+            throw new UsageException("missing subcommand", shortUsage(root), List.of());
         }
         while (sub.subcommand() != null) {
             // blobstore ACTION: the action is the command
@@ -69,8 +68,18 @@ public final class CommandLineParser {
         try {
             return toCommand(root, spec);
         } catch (UsageException e) {
-            throw new UsageException(e.getMessage(), subLine.getUsageMessage(), List.of());
+            throw new UsageException(e.getMessage(), shortUsage(subLine), List.of());
         }
+    }
+
+    /**
+     * What follows a usage error: the synopsis of the command concerned and where to read more, instead of its whole
+     * help (git's style).
+     */
+    static String shortUsage(CommandLine line) {
+        CommandLine.Help help = line.getHelp();
+        return help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength()) + "Run '"
+            + line.getCommandSpec().qualifiedName() + " --help' for more." + System.lineSeparator();
     }
 
     /** The full usage text: every subcommand with a line saying what it does. */
@@ -128,24 +137,26 @@ public final class CommandLineParser {
             return new Command.Submit(confMap(submit.conf), Path.of(p.get(0)), p.get(1), p.subList(2, p.size()));
         }
         if (spec instanceof Specs.ListTopologies list) {
-            return admin(Command.AdminVerb.LIST, list, null, null, List.of());
+            return AdminOptions.admin(Command.AdminVerb.LIST, list, null, null);
         }
         if (spec instanceof Specs.Kill kill) {
-            return admin(Command.AdminVerb.KILL, kill, kill.name, kill.waitSecs, List.of());
+            return AdminOptions.admin(Command.AdminVerb.KILL, kill, kill.name, kill.waitSecs);
         }
         if (spec instanceof Specs.Activate activate) {
-            return admin(Command.AdminVerb.ACTIVATE, activate, activate.name, null, List.of());
+            return AdminOptions.admin(Command.AdminVerb.ACTIVATE, activate, activate.name, null);
         }
         if (spec instanceof Specs.Deactivate deactivate) {
-            return admin(Command.AdminVerb.DEACTIVATE, deactivate, deactivate.name, null, List.of());
+            return AdminOptions.admin(Command.AdminVerb.DEACTIVATE, deactivate, deactivate.name, null);
         }
         if (spec instanceof Specs.Rebalance rebalance) {
-            return admin(Command.AdminVerb.REBALANCE, rebalance, rebalance.name, rebalance.waitSecs,
-                    rebalance.executors);
+            return AdminOptions.rebalance(rebalance);
         }
         if (spec instanceof Specs.Monitor monitor) {
+            if (!monitor.watch.equals("emitted") && !monitor.watch.equals("transferred")) {
+                throw new UsageException("--watch expects emitted or transferred, got '" + monitor.watch + "'");
+            }
             return new Command.Monitor(confMap(monitor.conf), monitor.name, Optional.ofNullable(monitor.component),
-                    monitor.stream, positiveInt("--interval", monitor.interval), monitor.samples == null
+                    monitor.stream, monitor.watch, positiveInt("--interval", monitor.interval), monitor.samples == null
                     ? OptionalInt.empty() : OptionalInt.of(positiveInt("--samples", monitor.samples)));
         }
         if (spec instanceof Specs.Blobstore) {
@@ -194,7 +205,7 @@ public final class CommandLineParser {
             return new Command.ConfValue(confMap(remote.conf), remote.key, true);
         }
         if (spec instanceof Specs.Version) {
-            return new Command.Version(stormVersionText());
+            return new Command.Version(VersionText.full());
         }
         if (spec instanceof Specs.Help help) {
             if (help.subcommand == null) {
@@ -207,24 +218,6 @@ public final class CommandLineParser {
             return new Command.Help(sub.getUsageMessage());
         }
         throw new IllegalStateException("no handler for " + spec.getClass().getName());
-    }
-
-    private static Command.Admin admin(Command.AdminVerb verb, Specs.ClientConf client, String topology, String wait,
-                                       List<String> executors) throws UsageException {
-        OptionalInt waitSecs = OptionalInt.empty();
-        if (wait != null) {
-            waitSecs = OptionalInt.of(nonNegativeInt("--wait", wait));
-        }
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        for (String assignment : executors) {
-            int equals = assignment.indexOf('=');
-            if (equals <= 0) {
-                throw new UsageException("--executor expects COMPONENT=N, got '" + assignment + "'");
-            }
-            counts.put(assignment.substring(0, equals), positiveInt("--executor " + assignment.substring(0, equals),
-                    assignment.substring(equals + 1)));
-        }
-        return new Command.Admin(verb, confMap(client.conf), topology, waitSecs, counts);
     }
 
     private static Command.Blob blob(Command.BlobAction action, Specs.ClientConf client, List<String> keys,
@@ -372,21 +365,7 @@ public final class CommandLineParser {
 
     private static UsageException usageError(String message, ParameterException e) {
         List<String> suggestions = e instanceof UnmatchedArgumentException unmatched
-                ? new ArrayList<>(unmatched.getSuggestions()) : List.of();
-        return new UsageException(message, e.getCommandLine().getUsageMessage(), suggestions);
-    }
-
-    /** {@code microburst version}: the lines {@code storm version} prints for the Storm API, then Microburst's. */
-    static String stormVersionText() {
-        String nl = System.lineSeparator();
-        return "Storm " + VersionInfo.getVersion() + nl + "Branch " + VersionInfo.getBranch() + nl
-            + "From source with checksum " + VersionInfo.getSrcChecksum() + nl + versionText();
-    }
-
-    static String versionText() {
-        String version = CommandLineParser.class.getPackage().getImplementationVersion();
-        return "microburst " + (version == null ? "(development build)" : version) + System.lineSeparator()
-                + "Apache Storm API " + VersionInfo.getVersion() + System.lineSeparator()
-                + "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")";
+                ? Suggestions.of(unmatched) : List.of();
+        return new UsageException(message, shortUsage(e.getCommandLine()), suggestions);
     }
 }

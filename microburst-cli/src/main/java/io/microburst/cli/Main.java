@@ -52,6 +52,7 @@ public final class Main {
                 return new ServerRun(server, out).run();
             }
             if (command instanceof Command.Admin admin) {
+                AdminOptions.notes(admin).forEach(note -> err.println("microburst: " + note));
                 return new AdminRun(admin, out).run();
             }
             if (command instanceof Command.Monitor monitor) {
@@ -73,7 +74,7 @@ public final class Main {
                 return new DrpcClientRun(drpc, out).run();
             }
             if (command instanceof Command.Submit submit) {
-                return new SubmitRun(submit, err).run();
+                return new SubmitRun(submit, out, err).run();
             }
             if (command instanceof Command.Bench) {
                 // The launcher script runs the harness itself, from its own module's class path.
@@ -95,7 +96,7 @@ public final class Main {
             return FAILED;
         } catch (TException | IllegalArgumentException e) {
             // A refusal with a message meant for the user: a Nimbus error, a configuration the server will not accept.
-            err.println("microburst: " + e);
+            err.println("microburst: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
             return FAILED;
         } catch (Exception | LinkageError e) {
             err.println("microburst: failed: " + e);
@@ -104,12 +105,15 @@ public final class Main {
         }
     }
 
-    /** One style for every usage error: the message, what the user may have meant, then the relevant usage. */
+    /**
+     * One style for every usage error, as git's: the message, what the user may have meant, then the usage line of
+     * the verb concerned and where to read more (never the whole help).
+     */
     static void printUsageError(UsageException e, PrintStream err) {
         err.println("microburst: " + e.getMessage());
         if (!e.suggestions().isEmpty()) {
             err.println("Did you mean: " + String.join(" or ", e.suggestions()) + "?");
         }
-        err.print(e.usage() != null ? e.usage() : CommandLineParser.usage());
+        err.print(e.usage() != null ? e.usage() : "Run 'microburst --help' for more." + System.lineSeparator());
     }
 }

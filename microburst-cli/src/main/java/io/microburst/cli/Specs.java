@@ -21,7 +21,7 @@ final class Specs {
                 Kill.class, Activate.class, Deactivate.class, Rebalance.class, Monitor.class, Blobstore.class,
                 SetLogLevel.class, GetErrors.class, DrpcClient.class, LocalConfValue.class, RemoteConfValue.class,
                 Version.class, Help.class},
-            footer = {"", "Run 'microburst SUBCOMMAND --help' for a subcommand's options.",
+            footer = {"", "Run 'microburst VERB --help' for a verb's options.",
                     "Environment: JAVA_OPTS is passed to the JVM by the launcher script."})
     static final class Root {
     }
@@ -140,22 +140,38 @@ final class Specs {
     }
 
     @Command(name = "rebalance", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "Change how many executors a topology's components have.")
+            description = {"Change how many executors a topology's components have, as 'storm rebalance': spouts "
+                    + "deactivated for the wait, then the new executors started."})
     static final class Rebalance extends OneTopology {
         @Option(names = {"-w", "--wait"}, paramLabel = "SECONDS",
                 description = "Seconds with the spouts deactivated before the change (default: the message timeout).")
         String waitSecs;
 
+        @Option(names = {"-n", "--num-workers"}, paramLabel = "N",
+                description = {"Storm's number of workers, sent as Storm sends it; a microburst server runs a "
+                        + "topology in one process and does not use it (executor counts, -e, are what changes)."})
+        String numWorkers;
+
         @Option(names = {"-e", "--executor"}, paramLabel = "COMPONENT=N",
                 description = "New executor count of a component. Repeatable.")
         List<String> executors = new ArrayList<>();
+
+        @Option(names = {"-r", "--resources"}, paramLabel = "JSON",
+                description = {"Resource overrides per component, as Storm's: "
+                        + "'{\"split\": {\"topology.component.resources.onheap.memory.mb\": 256}}'. Repeatable."})
+        List<String> resources = new ArrayList<>();
+
+        @Option(names = {"-t", "--topology-conf"}, paramLabel = "JSON",
+                description = "Topology configuration overrides, a JSON map, as Storm's. Repeatable.")
+        List<String> topologyConf = new ArrayList<>();
     }
 
     @Command(name = "monitor", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "Print a topology's throughput (tuples emitted) every interval, as 'storm monitor'.")
+            description = {"Print a component's throughput every interval, with the columns of 'storm monitor': "
+                    + "topology, component, parallelism, stream, time-diff ms, tuples emitted (or transferred), "
+                    + "throughput (Kt/s). Without -m, lists the components, as Storm's."})
     static final class Monitor extends OneTopology {
-        @Option(names = {"-m", "--component"}, paramLabel = "COMPONENT",
-                description = "Watch one component (default: every component together).")
+        @Option(names = {"-m", "--component"}, paramLabel = "COMPONENT", description = "The component to watch.")
         String component;
 
         @Option(names = {"-s", "--stream"}, paramLabel = "STREAM", description = "Stream counted (default: default).")
@@ -164,7 +180,12 @@ final class Specs {
         @Option(names = {"-i", "--interval"}, paramLabel = "SECONDS", description = "Seconds between lines (default 4).")
         String interval = "4";
 
-        @Option(names = {"-n", "--samples"}, paramLabel = "N", description = "Stop after N lines (default: never).")
+        @Option(names = {"-w", "--watch"}, paramLabel = "emitted|transferred",
+                description = "What is counted: tuples emitted or transferred (default: emitted).")
+        String watch = "emitted";
+
+        @Option(names = "--samples", paramLabel = "N",
+                description = "Stop after N lines (default: never, as Storm's; not an option of Storm's).")
         String samples;
     }
 
@@ -272,8 +293,8 @@ final class Specs {
 
     @Command(name = "drpc-client", mixinStandardHelpOptions = true, sortOptions = false,
             description = {"Call DRPC functions on the servers drpc.servers and drpc.port name, as 'storm drpc-client', "
-                    + "and print FUNCTION \"ARG\" => \"RESULT\" per call. A microburst server does not serve DRPC: "
-                    + "this talks to a Storm cluster's DRPC servers."})
+                    + "and print FUNCTION \"ARG\" => \"RESULT\" per call: a 'microburst server --drpc' or a Storm "
+                    + "cluster's DRPC servers."})
     static final class DrpcClient extends ClientConf {
         @Option(names = {"-f", "--function"}, paramLabel = "FUNCTION",
                 description = "Call FUNCTION once per argument (default: arguments are FUNCTION ARG pairs).")

@@ -3,8 +3,8 @@ package io.microburst.cli;
 import java.util.List;
 
 /**
- * The command line cannot be understood; {@link Main} prints the message, any suggestions and the usage of the
- * subcommand concerned, and exits with status 2.
+ * The command line cannot be understood; {@link Main} prints the message, any suggestions and the usage line of the
+ * verb concerned, and exits with status 2.
  */
 public final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -17,7 +17,8 @@ public final class UsageException extends Exception {
     }
 
     /**
-     * @param usage the usage text to print after the message, or null for the whole command's
+     * @param usage the usage text to print after the message (the verb's usage line and where to read more), or null
+     *     for only where to read more
      * @param suggestions what the user may have meant (a mistyped option or subcommand), possibly empty
      */
     public UsageException(String message, String usage, List<String> suggestions) {
@@ -26,7 +27,7 @@ public final class UsageException extends Exception {
         this.suggestions = List.copyOf(suggestions);
     }
 
-    /** The usage text to print after the message, or null for the whole command's. */
+    /** The usage text to print after the message, or null for only where to read more. */
     public String usage() {
         return usage;
     }

@@ -227,4 +227,26 @@ class CommandLineParserTest {
                 ((Command.DrpcCalls) CommandLineParser.parse("drpc-client", "-f", "f", "x", "y")).calls());
         assertThrows(UsageException.class, () -> CommandLineParser.parse("drpc-client", "f", "x", "g"));
     }
+
+    @Test
+    void rebalanceTakesStormsFlags() throws UsageException {
+        Command.Admin admin = (Command.Admin) CommandLineParser.parse("rebalance", "-w", "0", "-n", "2", "-e",
+            "split=4", "-r", "{\"split\": {\"memory.mb\": 256}}", "-t", "{\"topology.debug\": true}", "wc");
+        assertEquals(java.util.OptionalInt.of(0), admin.waitSecs());
+        assertEquals(Map.of("split", 4), admin.executors());
+        assertEquals(java.util.OptionalInt.of(2), admin.rebalance().numWorkers());
+        assertEquals(Map.of("split", Map.of("memory.mb", 256.0)), admin.rebalance().resources());
+        assertEquals(Map.of("topology.debug", true), admin.rebalance().topologyConf());
+        assertMessage("--topology-conf expects a JSON map, got '[1]'", "rebalance", "-t", "[1]", "wc");
+        assertMessage("--num-workers expects a positive whole number, got 'x'", "rebalance", "-n", "x", "wc");
+    }
+
+    @Test
+    void monitorTakesStormsFlags() throws UsageException {
+        Command.Monitor monitor = (Command.Monitor) CommandLineParser.parse("monitor", "-i", "2", "-m", "split", "-s",
+            "words", "-w", "transferred", "wc");
+        assertEquals(new Command.Monitor(Map.of(), "wc", Optional.of("split"), "words", "transferred", 2,
+            java.util.OptionalInt.empty()), monitor);
+        assertMessage("--watch expects emitted or transferred, got 'acked'", "monitor", "-w", "acked", "wc");
+    }
 }

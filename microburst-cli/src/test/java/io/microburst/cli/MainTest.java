@@ -52,4 +52,46 @@ class MainTest {
         assertEquals(Main.USAGE, run("local", emptyJar.toString(), "com.example.Absent"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("class com.example.Absent not found"));
     }
+
+    @Test
+    void aMistypedOptionGetsASuggestionTheUsageLineAndWhereToReadMoreNotTheWholeHelp() {
+        assertEquals(Main.USAGE, run("kill", "--wiat", "3", "exclaim"));
+        String text = err.toString(StandardCharsets.UTF_8);
+        String[] lines = text.split("\n");
+        assertTrue(lines[0].startsWith("microburst: Unknown option") && lines[0].contains("'--wiat'"), text);
+        assertEquals("Did you mean: --wait?", lines[1], text);
+        assertTrue(lines[2].startsWith("Usage: microburst kill "), text);
+        assertEquals("Run 'microburst kill --help' for more.", lines[lines.length - 1], text);
+        assertTrue(lines.length <= 6, "a few lines, not the help: " + text);
+    }
+
+    @Test
+    void aMistypedVerbGetsASuggestion() {
+        assertEquals(Main.USAGE, run("lsit"));
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("\nDid you mean: list?\n"), text);
+        assertTrue(text.endsWith("Run 'microburst --help' for more.\n"), text);
+    }
+
+    @Test
+    void versionVerbAndOptionAgreeAndNameTheBuildsVersion() {
+        assertEquals(Main.OK, run("version"));
+        String verb = out.toString(StandardCharsets.UTF_8);
+        out.reset();
+        assertEquals(Main.OK, run("--version"));
+        assertEquals(verb, out.toString(StandardCharsets.UTF_8));
+        out.reset();
+        assertEquals(Main.OK, run("kill", "--version"));
+        assertEquals(verb, out.toString(StandardCharsets.UTF_8));
+        String built = System.getProperty("microburst.test.project.version");
+        assertTrue(built != null && verb.contains("\nmicroburst " + built + "\n"), built + " in " + verb);
+    }
+
+    @Test
+    void helpSaysTheServerServesDrpcWithTheFlag() {
+        assertEquals(Main.OK, run("drpc-client", "--help"));
+        String text = out.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ");
+        assertTrue(text.contains("microburst server --drpc"), text);
+        assertTrue(!text.contains("does not serve DRPC"), text);
+    }
 }

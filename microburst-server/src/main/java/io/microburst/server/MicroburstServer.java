@@ -91,6 +91,9 @@ public final class MicroburstServer implements AutoCloseable {
         this.nimbus = services.run("stored topologies", () -> restoredNimbus(dir, scheduler));
         this.thrift = services.start("Nimbus Thrift", () -> new NimbusThrift(conf, nimbus));
         this.web = services.start("web", () -> startWeb(bind, ServerConfig.uiPort(conf), dir));
+        // getNimbusConf answers the port in use (ui.port 0 picks a free one), as it does for DRPC's: clients such as
+        // 'microburst submit' print the topology's page from it. The key is in Storm's defaults, so this replaces a value.
+        conf.put(ServerConfig.UI_PORT, web.port());
         this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
             ServerConfig.logViewerPort(conf)));
     }

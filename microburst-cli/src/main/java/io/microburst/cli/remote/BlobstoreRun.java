@@ -58,6 +58,11 @@ public final class BlobstoreRun {
         } catch (AuthorizationException e) {
             throw new CommandFailedException("blobstore " + verb() + " " + String.join(" ", command.keys())
                 + ": not authorized: " + e.get_msg(), e);
+        } catch (RuntimeException e) {
+            if (NimbusCall.isUnreachable(e)) {
+                throw NimbusCall.unreachable(conf, e);
+            }
+            throw e;
         }
         return 0;
     }

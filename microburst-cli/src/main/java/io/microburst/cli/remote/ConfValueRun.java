@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.utils.NimbusClient;
 import org.apache.storm.utils.ObjectReader;
 
 /**
@@ -36,7 +35,7 @@ public final class ConfValueRun {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> remote(Map<String, Object> clientConf) throws Exception {
         AtomicReference<Object> parsed = new AtomicReference<>();
-        NimbusClient.withConfiguredClient(nimbus -> parsed.set(JSONValue.parse(nimbus.getNimbusConf())), clientConf);
+        NimbusCall.run("remoteconfvalue", clientConf, null, nimbus -> parsed.set(JSONValue.parse(nimbus.getNimbusConf())));
         if (!(parsed.get() instanceof Map)) {
             throw new CommandFailedException("remoteconfvalue: the Nimbus answered getNimbusConf with no configuration");
         }

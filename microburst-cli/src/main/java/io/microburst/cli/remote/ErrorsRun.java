@@ -11,7 +11,6 @@ import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.NumErrorsChoice;
 import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.utils.NimbusClient;
 
 /**
  * {@code microburst get-errors}: the latest error of each component that has one, printed as the one JSON line
@@ -29,7 +28,7 @@ public final class ErrorsRun {
 
     public int run() throws Exception {
         Map<String, Object> result = new HashMap<>();
-        NimbusClient.withConfiguredClient(nimbus -> {
+        NimbusCall.run("get-errors", AdminRun.clientConf(command.conf()), command.topology(), nimbus -> {
             GetInfoOptions options = new GetInfoOptions();
             options.set_num_err_choice(NumErrorsChoice.ONE);
             try {
@@ -39,7 +38,7 @@ public final class ErrorsRun {
             } catch (NotAliveException e) {
                 result.put("Failure", "No topologies running with name " + command.topology());
             }
-        }, AdminRun.clientConf(command.conf()));
+        });
         out.println(JSONValue.toJSONString(result));
         return 0;
     }

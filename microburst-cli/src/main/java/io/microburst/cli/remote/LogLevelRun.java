@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.LogLevel;
 import org.apache.storm.generated.LogLevelAction;
-import org.apache.storm.utils.NimbusClient;
 import org.apache.storm.utils.Utils;
 
 /**
@@ -32,13 +31,13 @@ public final class LogLevelRun {
         });
         command.remove().forEach(logger -> config.put_to_named_logger_level(logger, new LogLevel(LogLevelAction.REMOVE)));
         String name = command.topology();
-        NimbusClient.withConfiguredClient(nimbus -> {
+        NimbusCall.run("set_log_level", AdminRun.clientConf(command.conf()), name, nimbus -> {
             String id = Utils.getTopologyId(name, nimbus);
             if (id == null) {
                 throw new CommandFailedException("set_log_level: no topology named '" + name + "' is running");
             }
             nimbus.setLogConfig(id, config);
-        }, AdminRun.clientConf(command.conf()));
+        });
         out.println("Log config " + config + " is sent for topology " + name);
         return 0;
     }

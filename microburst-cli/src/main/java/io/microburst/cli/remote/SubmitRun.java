@@ -1,6 +1,7 @@
 package io.microburst.cli.remote;
 
 import io.microburst.cli.Command;
+import io.microburst.cli.CommandFailedException;
 import io.microburst.cli.UsageException;
 import io.microburst.cli.local.MainLookup;
 import io.microburst.cli.local.StormOptions;
@@ -9,36 +10,52 @@ import io.microburst.cli.local.TopologyMainFailedException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
+import java.util.Map;
 
 /**
  * {@code microburst submit}: runs a topology jar's main in this JVM with {@code storm.jar} naming the jar, as
  * {@code storm jar} does, so that the main's {@code StormSubmitter} uploads the jar to the configured Nimbus and
  * submits there. The {@code -c} overrides reach the submitter the way Storm's script passes them
- * ({@code storm.options}).
+ * ({@code storm.options}). Then prints, for each topology the main submitted, its name, id and page
+ * ({@link SubmittedTopologies}); a main that submitted none gets a line on stderr.
+ *
+ * <p>Threading: the calling thread (the main may start threads of its own).
  */
 public final class SubmitRun {
     private final Command.Submit command;
+    private final PrintStream out;
     private final PrintStream err;
 
-    public SubmitRun(Command.Submit command, PrintStream err) {
+    public SubmitRun(Command.Submit command, PrintStream out, PrintStream err) {
         this.command = command;
+        this.out = out;
         this.err = err;
     }
 
     /** Returns 0 when main returned, 1 when it threw. */
-    public int run() throws UsageException {
+    public int run() throws Exception {
+        Map<String, Object> conf = NimbusCall.clientConf(command.conf());
+        SubmittedTopologies submitted = SubmittedTopologies.before(conf);
         System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
         System.setProperty(StormOptions.PROPERTY, StormOptions.encode(command.conf()));
         try (TopologyJar jar = new TopologyJar(command.jar())) {
             Method main = MainLookup.find(jar.classLoader(), command.mainClass(), command.jar());
             MainLookup.run(main, command.mainArgs(), jar.classLoader());
-            return 0;
         } catch (IOException e) {
             throw new UsageException(e.getMessage());
         } catch (TopologyMainFailedException e) {
+            if (NimbusCall.isUnreachable(e)) {
+                throw NimbusCall.unreachable(conf, e);
+            }
             err.println("microburst: " + e.getMessage());
             e.getCause().printStackTrace(err);
             return 1;
         }
+        try {
+            submitted.printNew(out, command.mainClass());
+        } catch (CommandFailedException e) {
+            err.println("microburst: " + e.getMessage());
+        }
+        return 0;
     }
 }

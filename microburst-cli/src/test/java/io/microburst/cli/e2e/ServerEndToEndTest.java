@@ -80,10 +80,12 @@ class ServerEndToEndTest {
 
         // microburst's own submit (as storm jar), monitor and kill.
         Path second = dir.resolve("second.txt");
-        microburst(newPort, "submit", jar.toString(), RecordingTopologySource.MAIN_CLASS, second.toString());
+        String submitted = microburst(newPort, "submit", jar.toString(), RecordingTopologySource.MAIN_CLASS,
+            second.toString());
+        assertTrue(submitted.startsWith("Submitted topology: recording\n  id:   recording-"), submitted);
         awaitRecorded(second, restarted);
-        String monitored = microburst(newPort, "monitor", "recording", "-m", "words", "-i", "1", "-n", "1");
-        assertTrue(monitored.matches("(?s).*recording\\s+words\\s+default\\s+\\d+.*"), monitored);
+        String monitored = microburst(newPort, "monitor", "recording", "-m", "words", "-i", "1", "--samples", "1");
+        assertTrue(monitored.matches("(?s).*\nrecording\twords\t1\tdefault\t0\t\\d+\t.*"), monitored);
         assertTrue(microburst(newPort, "kill", "recording", "--wait", "0").contains("Killed topology: recording"));
     }
 

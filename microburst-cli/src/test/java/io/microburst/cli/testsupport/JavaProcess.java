@@ -70,6 +70,10 @@ public final class JavaProcess implements AutoCloseable {
         return Files.readString(stdout, StandardCharsets.UTF_8);
     }
 
+    public String stderr() throws IOException {
+        return Files.readString(stderr, StandardCharsets.UTF_8);
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }

@@ -10,6 +10,7 @@ import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.Inbox;
 import io.microburst.runtime.task.Outbox;
 import io.microburst.runtime.task.SpoutTask;
+import io.microburst.runtime.task.StopScope;
 import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskRunner;
 import org.apache.storm.metric.api.IMetric;
@@ -125,6 +126,7 @@ public final class Executor implements Runnable {
 
     @Override
     public void run() {
+        StopScope stopScope = StopScope.enter();
         balancer.start();
         try {
             if (!tasksStarted) {
@@ -157,6 +159,7 @@ public final class Executor implements Runnable {
             LOG.error("Executor {} stopped by an unexpected error", name, t);
             host.reportError(tasks.length > 0 ? tasks[0] : null, t);
         } finally {
+            stopScope.ending();
             for (TaskRunner task : tasks) {
                 task.shutdown();
             }

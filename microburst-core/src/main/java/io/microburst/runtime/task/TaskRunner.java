@@ -138,6 +138,10 @@ public abstract class TaskRunner implements Resident {
 
     /** The collector's reportError (spouts and bolts alike). */
     public final void reportError(Throwable error) {
+        if (StopScope.endedByStop()) {
+            StopScope.reportedWhileStopping(this, error);
+            return;
+        }
         stats.errorReported();
         host.reportError(this, error);
         errorReported(error);
