@@ -46,11 +46,14 @@ final class WebTestServer {
         return Files.readString(server.dataDir().resolve("ui-token")).trim();
     }
 
-    /** Submits an idle topology of the components Storm's documented rebalance example names; returns its id. */
+    /**
+     * Submits an idle topology of the components Storm's documented rebalance example names, with room (8 tasks) to
+     * rebalance spout and split to more executors; returns its id.
+     */
     static String submit(MicroburstServer server, String name) throws Exception {
         TopologyBuilder builder = new TopologyBuilder();
-        builder.setSpout("spout", new IdleSpout(), 1);
-        builder.setBolt("split", new IdleBolt(), 1).shuffleGrouping("spout");
+        builder.setSpout("spout", new IdleSpout(), 1).setNumTasks(8);
+        builder.setBolt("split", new IdleBolt(), 1).setNumTasks(8).shuffleGrouping("spout");
         builder.setBolt("count", new IdleBolt(), 1).shuffleGrouping("split");
         Config conf = new Config();
         conf.put(Config.NIMBUS_THRIFT_PORT, server.thriftPort());
