@@ -1,5 +1,6 @@
 package io.microburst.server;
 
+import io.microburst.server.web.AllowedHosts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.List;
@@ -30,7 +31,8 @@ final class DrpcDaemon implements AutoCloseable {
      * @throws IllegalArgumentException if the address is not a loopback one and a DRPC transport does not authenticate
      * @throws IOException if DRPC cannot be served
      */
-    static DrpcDaemon start(Map<String, Object> conf, InetAddress address, String bind, String host) throws IOException {
+    static DrpcDaemon start(Map<String, Object> conf, InetAddress address, String bind, String host,
+                            AllowedHosts allowedHosts) throws IOException {
         if (!address.isLoopbackAddress()) {
             for (ThriftConnectionType type : List.of(ThriftConnectionType.DRPC, ThriftConnectionType.DRPC_INVOCATIONS)) {
                 if (!ServerConfig.authenticates(type.getTransportPlugin(conf))) {
@@ -46,7 +48,7 @@ final class DrpcDaemon implements AutoCloseable {
             service = new DrpcService(conf, host);
             int httpPort = ServerConfig.drpcHttpPort(conf);
             DrpcHttp http = httpPort < 0 ? null : new DrpcHttp(service, httpPort,
-                ObjectReader.getInt(conf.get(Config.DRPC_WORKER_THREADS), 64));
+                ObjectReader.getInt(conf.get(Config.DRPC_WORKER_THREADS), 64), allowedHosts);
             return new DrpcDaemon(service, http);
         } catch (Exception e) {
             if (service != null) {

@@ -1,5 +1,6 @@
 package io.microburst.server;
 
+import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.JettyServer;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -33,10 +34,10 @@ final class DrpcHttp implements AutoCloseable {
      * @param port the port, 0 for any free one
      * @param threads how many requests may wait for their results at once
      */
-    DrpcHttp(DrpcService drpc, int port, int threads) throws Exception {
+    DrpcHttp(DrpcService drpc, int port, int threads, AllowedHosts allowedHosts) throws Exception {
         this.drpc = drpc;
         this.http = new JettyServer("DRPC HTTP server", "microburst-drpc-http", Math.max(threads, 4) + 4, 2,
-            InetAddress.getLoopbackAddress().getHostAddress(), port, new Calls());
+            InetAddress.getLoopbackAddress().getHostAddress(), port, allowedHosts, new Calls());
     }
 
     int port() {

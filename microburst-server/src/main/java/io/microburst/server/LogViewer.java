@@ -1,5 +1,6 @@
 package io.microburst.server;
 
+import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.JettyServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,9 +43,9 @@ final class LogViewer implements AutoCloseable {
     private final WorkerLogs logs;
     private final JettyServer http;
 
-    LogViewer(WorkerLogs logs, String host, int port) throws Exception {
+    LogViewer(WorkerLogs logs, String host, int port, AllowedHosts allowedHosts) throws Exception {
         this.logs = logs;
-        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, new Routes());
+        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts, new Routes());
     }
 
     int port() {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.WebServer;
 import org.apache.storm.Config;
 import org.apache.storm.generated.Nimbus;
@@ -74,6 +75,7 @@ public final class MicroburstServer implements AutoCloseable {
         Object localHostname = conf.get(Config.STORM_LOCAL_HOSTNAME);
         this.host = localHostname instanceof String name && !name.isBlank() ? name
             : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
+        AllowedHosts allowedHosts = ServerConfig.allowedHosts(conf, host);
 
         services.start("data folder lock", () -> DataDirLock.lock(dir));
         ScheduledExecutorService scheduler = services.start("scheduler", MicroburstServer::newScheduler,
@@ -81,7 +83,7 @@ public final class MicroburstServer implements AutoCloseable {
         this.workerLogs = services.start("worker logs",
             () -> new WorkerLogs(dir.resolve("logs").resolve("workers-artifacts"), workerLogMaxBytes));
         this.drpc = !ServerConfig.drpc(conf) ? null
-            : services.start("DRPC", () -> DrpcDaemon.start(conf, address, bind, host));
+            : services.start("DRPC", () -> DrpcDaemon.start(conf, address, bind, host, allowedHosts));
         if (drpc != null) {
             drpc.advertise(conf, host);
         }
@@ -90,12 +92,12 @@ public final class MicroburstServer implements AutoCloseable {
         this.cluster = services.start("cluster", () -> new MicroburstCluster(clusterConf));
         this.nimbus = services.run("stored topologies", () -> restoredNimbus(dir, scheduler));
         this.thrift = services.start("Nimbus Thrift", () -> new NimbusThrift(conf, nimbus));
-        this.web = services.start("web", () -> startWeb(bind, ServerConfig.uiPort(conf), dir));
+        this.web = services.start("web", () -> startWeb(bind, ServerConfig.uiPort(conf), dir, allowedHosts));
         // getNimbusConf answers the port in use (ui.port 0 picks a free one), as it does for DRPC's: clients such as
         // 'microburst submit' print the topology's page from it. The key is in Storm's defaults, so this replaces a value.
         conf.put(ServerConfig.UI_PORT, web.port());
         this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
-            ServerConfig.logViewerPort(conf)));
+            ServerConfig.logViewerPort(conf), allowedHosts));
     }
 
     private static ScheduledExecutorService newScheduler() {
@@ -115,18 +117,19 @@ public final class MicroburstServer implements AutoCloseable {
         return restored;
     }
 
-    private WebServer startWeb(String bind, int port, Path dir) throws IOException {
+    private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
         try {
-            return new WebServer(nimbus, cluster, bind, port, UiToken.create(dir));
+            return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
+                dir.resolve(UiToken.FILE).toString());
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }
     }
 
     /** The logviewer, or null (logged) when its port cannot be had: the worker logs are still written. */
-    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port) {
+    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port, AllowedHosts allowedHosts) {
         try {
-            return new LogViewer(logs, bind, port);
+            return new LogViewer(logs, bind, port, allowedHosts);
         } catch (Exception e) {
             LOG.warn("No logviewer: cannot listen on {}:{} ({}); worker logs are still written to {}; set {} to a free "
                 + "port to serve them", bind, port, e.toString(), logs.root(), ServerConfig.LOGVIEWER_PORT);

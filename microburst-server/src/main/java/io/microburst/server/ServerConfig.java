@@ -1,6 +1,10 @@
 package io.microburst.server;
 
+import io.microburst.server.web.AllowedHosts;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.security.auth.SimpleTransportPlugin;
@@ -48,6 +52,15 @@ public final class ServerConfig {
     public static final String LOGVIEWER_PORT = "logviewer.port";
 
     /**
+     * List of strings (or one string, names separated by commas), default none: host names the HTTP ports (UI and
+     * REST API, logviewer, DRPC over HTTP) accept in a request's {@code Host} besides the address they serve (and
+     * {@code localhost}, {@code 127.0.0.1}, {@code [::1]} on loopback) and the server's advertised host name; each
+     * {@code name} (any port) or {@code name:port}. Any other {@code Host} is refused, against DNS rebinding: name here
+     * only names that resolve to this server, such as the name a reverse proxy forwards.
+     */
+    public static final String HTTP_ALLOWED_HOSTS = "microburst.server.http.allowed.hosts";
+
+    /**
      * Long, default 100 MiB (the size at which Storm's {@code log4j2/worker.xml} rolls a worker's log, which no Storm
      * key sets): the size past which a topology's {@code worker.log} rolls to {@code worker.log.1.gz}.
      */
@@ -82,6 +95,22 @@ public final class ServerConfig {
             throw new IllegalArgumentException(WORKER_LOG_MAX_BYTES + " must be a number of bytes, more than 0: " + value);
         }
         return number.longValue();
+    }
+
+    /** The host names the HTTP ports accept besides their own address: {@value #HTTP_ALLOWED_HOSTS} and {@code host}. */
+    static AllowedHosts allowedHosts(Map<String, Object> conf, String host) {
+        Object value = conf.get(HTTP_ALLOWED_HOSTS);
+        List<String> names = new ArrayList<>();
+        if (value instanceof String text) {
+            names.addAll(Arrays.asList(text.split(",")));
+        } else if (value instanceof List<?> list && list.stream().allMatch(String.class::isInstance)) {
+            list.forEach(n -> names.add((String) n));
+        } else if (value != null) {
+            throw new IllegalArgumentException(HTTP_ALLOWED_HOSTS + " must be a list of host names, or names separated "
+                + "by commas: " + value);
+        }
+        names.add(host);
+        return new AllowedHosts(HTTP_ALLOWED_HOSTS, names);
     }
 
     static int uiPort(Map<String, Object> conf) {

@@ -12,6 +12,9 @@ import java.util.HexFormat;
  * the server's user only, so that scripts of that user can read it and web pages of other sites cannot guess it.
  */
 final class UiToken {
+    /** The token's file in the data folder. */
+    static final String FILE = "ui-token";
+
     private UiToken() {
     }
 
@@ -19,7 +22,7 @@ final class UiToken {
         byte[] bytes = new byte[24];
         new SecureRandom().nextBytes(bytes);
         String token = HexFormat.of().formatHex(bytes);
-        Path file = dir.resolve("ui-token");
+        Path file = dir.resolve(FILE);
         Files.deleteIfExists(file);
         try {
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));

@@ -47,6 +47,15 @@ class ServerSecurityTest {
     }
 
     @Test
+    void allowedHostsThatAreNotNamesAreRefusedByKey() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> MicroburstServer.start(conf(Map.of(ServerConfig.HTTP_ALLOWED_HOSTS, 42))));
+
+        assertEquals(ServerConfig.HTTP_ALLOWED_HOSTS + " must be a list of host names, or names separated by commas: 42",
+            refused.getMessage());
+    }
+
+    @Test
     void listensOnLoopbackOnlyByDefault() throws Exception {
         try (MicroburstServer server = MicroburstServer.start(conf(Map.of()))) {
             assertEquals("127.0.0.1", server.host());

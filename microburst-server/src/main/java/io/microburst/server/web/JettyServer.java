@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Jetty server under each of the server's HTTP faces (the web UI, DRPC over HTTP, the logviewer): one connector on
  * {@code host:port} (port 0: any free one), daemon threads named after the face, started by the constructor and stopped
- * again when it cannot start (a port already taken, say). Public only so that the faces outside this package share it.
+ * again when it cannot start (a port already taken, say). Every request passes {@link OriginGuard} first, so no port
+ * answers a request a web page of another site made a browser send (DNS rebinding, cross-site requests). Public only so that the faces outside this package share it.
  */
 public final class JettyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JettyServer.class);
@@ -26,10 +27,11 @@ public final class JettyServer implements AutoCloseable {
      * @param minThreads the threads it keeps while idle
      * @param host the address to listen on
      * @param port the port, 0 for any free one
+     * @param allowed host names accepted besides the address it serves
      * @param handler what answers the requests
      */
     public JettyServer(String name, String threadName, int maxThreads, int minThreads, String host, int port,
-                       Handler handler) throws Exception {
+                       AllowedHosts allowed, Handler handler) throws Exception {
         this.name = name;
         QueuedThreadPool threads = new QueuedThreadPool(maxThreads, minThreads);
         threads.setName(threadName);
@@ -39,7 +41,7 @@ public final class JettyServer implements AutoCloseable {
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(handler);
+        server.setHandler(new OriginGuard(allowed, handler));
         try {
             server.start();
         } catch (Exception e) {

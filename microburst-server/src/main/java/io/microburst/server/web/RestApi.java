@@ -254,21 +254,8 @@ final class RestApi {
         return operation("kill", id);
     }
 
-    @SuppressWarnings("unchecked")
     Map<String, Object> rebalance(String id, int waitSecs, String body) throws TException {
-        RebalanceOptions options = new RebalanceOptions();
-        options.set_wait_secs(waitSecs);
-        Object parsed = body == null || body.isBlank() ? null : JSONValue.parse(body);
-        if (parsed instanceof Map<?, ?> map && map.get("rebalanceOptions") instanceof Map<?, ?> rebalance) {
-            if (rebalance.get("numWorkers") instanceof Number workers) {
-                options.set_num_workers(workers.intValue());
-            }
-            if (rebalance.get("executors") instanceof Map<?, ?> executors) {
-                Map<String, Integer> counts = new HashMap<>();
-                ((Map<String, Object>) executors).forEach((k, v) -> counts.put(k, ((Number) v).intValue()));
-                options.set_num_executors(counts);
-            }
-        }
+        RebalanceOptions options = RebalanceBody.parse(id, waitSecs, body);
         nimbus.rebalance(nimbus.getTopologySummary(id).get_name(), options);
         return operation("rebalance", id);
     }

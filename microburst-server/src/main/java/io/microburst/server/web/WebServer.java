@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,6 +19,7 @@ import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -30,10 +32,12 @@ import org.slf4j.LoggerFactory;
  * The server's web face on Jetty: the Storm UI REST API under {@code /api/v1/}, Prometheus metrics at
  * {@code /metrics}, Microburst's own runtime view under {@code /api/v1/topology/{id}/runtime} (fused threads, queue
  * fill, backpressure, latency histograms), and pages for people ({@code /}, {@code /topology.html}, {@code /component.html}) that read the
- * same API. Listens on the server's bind address only. Requests that change state ({@code POST}) must carry the
+ * same API. Listens on the server's bind address only. Requests that change state ({@code POST} at Storm's paths
+ * {@code .../activate}, {@code .../deactivate}, {@code .../kill/WAIT}, {@code .../rebalance/WAIT}) must carry the
  * server's token in the {@value #TOKEN_HEADER} header; the pages get it embedded, so another web site cannot make a
- * browser act on the server (no CORS header is ever sent). Nothing that arrives is deserialised except JSON bodies of
- * rebalance requests, read as plain maps.
+ * browser act on the server (no CORS header is ever sent, and {@link OriginGuard} refuses foreign hosts and origins).
+ * Errors answer Storm's JSON {@code {"error": "STATUS REASON", "errorMessage": MESSAGE}}. Nothing that arrives is
+ * deserialised except JSON bodies of rebalance requests ({@link RebalanceBody}).
  */
 public final class WebServer implements AutoCloseable {
     /** The header that carries the token on state-changing requests. */
@@ -43,8 +47,10 @@ public final class WebServer implements AutoCloseable {
     private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
     private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
     private static final Pattern RUNTIME = Pattern.compile("/api/v1/topology/([^/]+)/runtime");
+    /** Storm's paths: {@code activate}, {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT}. */
     private static final Pattern ACTION = Pattern.compile(
-        "/api/v1/topology/([^/]+)/(activate|deactivate|kill|rebalance)(?:/(\\d+))?");
+        "/api/v1/topology/([^/]+)/(?:(activate|deactivate)|(kill|rebalance)/([^/]+))");
+    private static final Pattern WAITLESS = Pattern.compile("/api/v1/topology/([^/]+)/(kill|rebalance)/?");
     private static final Map<String, String> PAGES = Map.of(
         "/", "index.html", "/index.html", "index.html", "/topology.html", "topology.html",
         "/component.html", "component.html", "/app.js", "app.js", "/style.css", "style.css");
@@ -55,19 +61,24 @@ public final class WebServer implements AutoCloseable {
     private final PrometheusMetrics metrics;
     private final RuntimeApi runtime;
     private final String token;
+    private final String tokenFile;
 
     /**
      * @param host the address to listen on
      * @param port the port, 0 for any free one
+     * @param allowed host names accepted besides the address it serves
      * @param token the secret that state-changing requests must carry
+     * @param tokenFile where a script finds the token, for the advice when it is missing
      */
-    public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, String token) throws Exception {
+    public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, AllowedHosts allowed,
+                     String token, String tokenFile) throws Exception {
         this.api = new RestApi(nimbus);
         this.visualization = new Visualization(nimbus);
         this.metrics = new PrometheusMetrics(cluster);
         this.runtime = new RuntimeApi(cluster);
         this.token = token;
-        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, new Routes());
+        this.tokenFile = tokenFile;
+        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, allowed, new Routes());
     }
 
     public int port() {
@@ -90,21 +101,21 @@ public final class WebServer implements AutoCloseable {
                 } else if ("POST".equals(method)) {
                     post(request, response, callback, path);
                 } else {
-                    json(response, callback, 405, error("method " + method + " is not allowed"));
+                    json(response, callback, 405, error(405, "method " + method + " is not allowed"));
                 }
             } catch (NotAliveException e) {
-                json(response, callback, 404, error(e.get_msg()));
+                json(response, callback, 404, error(404, e.get_msg()));
             } catch (InvalidTopologyException e) {
-                json(response, callback, 400, error(e.get_msg()));
+                json(response, callback, 400, error(400, e.get_msg()));
             } catch (AlreadyAliveException e) {
-                json(response, callback, 409, error(e.get_msg()));
+                json(response, callback, 409, error(409, e.get_msg()));
             } catch (AuthorizationException e) {
-                json(response, callback, 403, error(e.get_msg()));
+                json(response, callback, 403, error(403, e.get_msg()));
             } catch (IllegalArgumentException e) {
-                json(response, callback, 400, error(e.getMessage()));
+                json(response, callback, 400, error(400, e.getMessage()));
             } catch (Exception e) {
                 LOG.warn("{} {} failed", method, path, e);
-                json(response, callback, 500, error(path + ": " + e));
+                json(response, callback, 500, error(500, path + ": " + e));
             }
             return true;
         }
@@ -131,28 +142,33 @@ public final class WebServer implements AutoCloseable {
             } else if (PAGES.containsKey(path)) {
                 page(response, callback, PAGES.get(path));
             } else {
-                json(response, callback, 404, error("no such page: " + path));
+                json(response, callback, 404, error(404, "no such page: " + path));
             }
         }
 
         private void post(Request request, Response response, Callback callback, String path) throws Exception {
             Matcher m = ACTION.matcher(path);
             if (!m.matches()) {
-                json(response, callback, 404, error("no such operation: " + path));
+                Matcher waitless = WAITLESS.matcher(path);
+                json(response, callback, 404, error(404, waitless.matches()
+                    ? "no such operation: " + path + "; Storm's path is " + path.replaceAll("/$", "")
+                    + "/WAIT_SECONDS (for example /" + waitless.group(2) + "/30; 0 for at once)"
+                    : "no such operation: " + path + " (use /api/v1/topology/ID/activate, /deactivate, /kill/WAIT_SECONDS "
+                    + "or /rebalance/WAIT_SECONDS)"));
                 return;
             }
             if (!tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
-                json(response, callback, 403, error("state-changing requests need the server's token in the "
-                    + TOKEN_HEADER + " header (the file ui-token in the server's data folder)"));
+                json(response, callback, 403, error(403, "POST " + path + " changes state and needs the server's token "
+                    + "in the " + TOKEN_HEADER + " header: it is in the file " + tokenFile + " (readable by the server's "
+                    + "user), e.g. curl -X POST -H \"" + TOKEN_HEADER + ": $(cat " + tokenFile + ")\" URL"));
                 return;
             }
             String id = m.group(1);
-            int wait = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
-            Map<String, Object> result = switch (m.group(2)) {
+            Map<String, Object> result = switch (m.group(2) != null ? m.group(2) : m.group(3)) {
                 case "activate" -> api.activate(id, true);
                 case "deactivate" -> api.activate(id, false);
-                case "kill" -> api.kill(id, wait);
-                default -> api.rebalance(id, wait, Content.Source.asString(request, StandardCharsets.UTF_8));
+                case "kill" -> api.kill(id, waitSecs(m.group(4)));
+                default -> api.rebalance(id, waitSecs(m.group(4)), Content.Source.asString(request, StandardCharsets.UTF_8));
             };
             json(response, callback, 200, result);
         }
@@ -173,13 +189,24 @@ public final class WebServer implements AutoCloseable {
         }
     }
 
+    private static int waitSecs(String wait) {
+        if (!wait.matches("\\d{1,9}")) {
+            throw new IllegalArgumentException("the wait time must be a whole number of seconds, 0 or more: '" + wait + "'");
+        }
+        return Integer.parseInt(wait);
+    }
+
     private boolean tokenMatches(String given) {
         return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
             token.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static Map<String, Object> error(String message) {
-        return Map.of("error", String.valueOf(message));
+    /** Storm's error JSON: {@code {"error": "404 Not Found", "errorMessage": "..."}}. */
+    private static Map<String, Object> error(int status, String message) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("error", status + " " + HttpStatus.getMessage(status));
+        json.put("errorMessage", String.valueOf(message));
+        return json;
     }
 
     private static void json(Response response, Callback callback, int status, Map<String, Object> body) {

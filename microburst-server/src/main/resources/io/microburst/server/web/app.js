@@ -7,14 +7,14 @@ const Microburst = (() => {
   async function get(path) {
     const response = await fetch(path, {cache: 'no-store'});
     const body = await response.json();
-    if (!response.ok) throw new Error(body.error || response.statusText);
+    if (!response.ok) throw new Error(body.errorMessage || body.error || response.statusText);
     return body;
   }
 
   async function post(path) {
     const response = await fetch(path, {method: 'POST', headers: {'X-Microburst-Token': token}});
     const body = await response.json();
-    if (!response.ok) throw new Error(body.error || response.statusText);
+    if (!response.ok) throw new Error(body.errorMessage || body.error || response.statusText);
     return body;
   }
 
