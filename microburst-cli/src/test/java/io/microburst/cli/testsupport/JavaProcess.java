@@ -29,15 +29,21 @@ public final class JavaProcess implements AutoCloseable {
      */
     public static JavaProcess start(Path workDir, List<String> jvmOptions, List<Path> classPathPrefix,
                                     String mainClass, List<String> args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-cp");
         StringBuilder classPath = new StringBuilder();
         for (Path entry : classPathPrefix) {
             classPath.append(entry).append(java.io.File.pathSeparatorChar);
         }
-        command.add(classPath.append(TestClassPath.get()).toString());
+        return startWithClassPath(workDir, jvmOptions, classPath.append(TestClassPath.get()).toString(), mainClass, args);
+    }
+
+    /** As {@link #start}, with {@code classPath} as the whole class path. */
+    public static JavaProcess startWithClassPath(Path workDir, List<String> jvmOptions, String classPath,
+                                                 String mainClass, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(classPath);
         command.add(mainClass);
         command.addAll(args);
         Path out = workDir.resolve("stdout.txt");

@@ -1,0 +1,62 @@
+package io.microburst.cli.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.microburst.cli.Main;
+import io.microburst.cli.testsupport.JavaProcess;
+import io.microburst.cli.testsupport.TestClassPath;
+import io.microburst.cli.testsupport.TopologyJarBuilder;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code microburst local} runs a main that makes its own {@code new LocalCluster()} and submits to it, as under
+ * {@code storm local}: the command's class path has microburst-localcluster, whose {@code LocalCluster} runs the
+ * topology on Microburst. The child JVM gets this module's test class path without storm-server (a test dependency
+ * here, for the tests that compare with Storm's own cluster), as the launcher's {@code target/lib} has it.
+ */
+class LocalClusterMainEndToEndTest {
+    private static final Duration PROCESS_TIMEOUT = Duration.ofSeconds(90);
+
+    @Test
+    void aMainWithItsOwnLocalClusterRunsItsTopologyOnMicroburst(@TempDir Path dir) throws Exception {
+        Path jar = TopologyJarBuilder.build(LocalClusterMainSource.sources(), dir.resolve("build"));
+        Path record = dir.resolve("record.txt");
+        try (JavaProcess process = JavaProcess.startWithClassPath(dir, List.of(), classPathWithoutStormServer(),
+                Main.class.getName(), List.of("local", "--duration", "1", jar.toString(),
+                        LocalClusterMainSource.MAIN_CLASS, record.toString()))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertFalse(process.output().contains("NoClassDefFoundError"), process.output());
+            assertEquals(List.of("alpha", "beta", "delta", "gamma"),
+                    Files.readAllLines(record, StandardCharsets.UTF_8).stream().sorted().toList(), process.output());
+            for (String word : List.of("alpha", "beta", "gamma", "delta")) {
+                assertTrue(process.stdout().contains("print bolt got " + word), process.output());
+            }
+            assertTrue(process.stdout().contains("main closed its LocalCluster"), process.output());
+        }
+    }
+
+    /** The test class path minus storm-server's jar, so that {@code org.apache.storm.LocalCluster} is ours. */
+    private static String classPathWithoutStormServer() {
+        List<String> entries = Arrays.asList(TestClassPath.get().split(File.pathSeparator));
+        List<String> kept = entries.stream()
+                .filter(e -> !Path.of(e).getFileName().toString().startsWith("storm-server-"))
+                .collect(Collectors.toList());
+        assertEquals(entries.size() - 1, kept.size(), "storm-server's jar once on the test class path: " + entries);
+        assertTrue(kept.stream().anyMatch(e -> e.contains("microburst-localcluster")),
+                "microburst-localcluster on the class path: " + kept);
+        return String.join(File.pathSeparator, kept);
+    }
+}
