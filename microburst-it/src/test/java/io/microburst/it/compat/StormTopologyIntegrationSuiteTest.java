@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * <p>On Microburst the only change is {@code LocalCluster} renamed {@code MicroburstCluster}: its import, the line that
  * makes each case's cluster and the type of the one helper that takes the cluster. Every build runs the cases that
  * used to fail on Microburst and pass on Storm ({@link #EVERY_BUILD}); {@code -Dmicroburst.long=true} runs all of them,
- * and the unchanged class on Storm's LocalCluster too (about three minutes there), expecting the same verdicts.
+ * and the unchanged class on Storm's LocalCluster too (minutes there: on a loaded machine each of its worker slots
+ * can take a minute to stop), expecting the same verdicts.
  */
 class StormTopologyIntegrationSuiteTest {
     private static final String SUITE = "org.apache.storm.integration.TopologyIntegrationTest";
@@ -55,7 +56,7 @@ class StormTopologyIntegrationSuiteTest {
     /** The reference: the same class, unchanged, on Storm's LocalCluster. Long runs only. */
     @Test
     void topologyIntegrationTestRunsOnStorm() throws Exception {
-        assumeTrue(StormSourceRelease.LONG_RUN, "runs with -Dmicroburst.long=true (about three minutes)");
+        assumeTrue(StormSourceRelease.LONG_RUN, "runs with -Dmicroburst.long=true (minutes on Storm's LocalCluster)");
         Path release = StormSourceRelease.find(INTEGRATION);
         assumeTrue(release != null, StormTestSuitesParityTest.SOURCE_RELEASE_HOW_TO);
         StormHalts.guard();
