@@ -54,13 +54,17 @@ final class BoltAcks {
         }
     }
 
-    /** As Storm's ack: the emit hooks of its messages to the acker (one per root), then the boltAck hooks. */
+    /**
+     * As Storm's ack: the emit hooks of its messages to the acker (one per root), then the boltAck hooks; none when the
+     * topology has no ackers, as Storm's collector returns at once then.
+     */
     private void ackHooks(Tuple input, long processNanos) {
-        if (task.acking) {
-            long ackVal = input instanceof TupleImpl t ? t.getAckVal() : 0;
-            for (Map.Entry<Long, Long> root : roots(input).entrySet()) {
-                task.ackerEmitHooks("__ack_ack", new Values(root.getKey(), root.getValue() ^ ackVal));
-            }
+        if (!task.acking) {
+            return;
+        }
+        long ackVal = input instanceof TupleImpl t ? t.getAckVal() : 0;
+        for (Map.Entry<Long, Long> root : roots(input).entrySet()) {
+            task.ackerEmitHooks("__ack_ack", new Values(root.getKey(), root.getValue() ^ ackVal));
         }
         BoltAckInfo info = new BoltAckInfo(input, task.taskId, processNanos < 0 ? null : processNanos / 1_000_000);
         for (ITaskHook hook : task.hooks) {
@@ -86,12 +90,16 @@ final class BoltAcks {
         }
     }
 
-    /** As Storm's fail: the emit hooks of its messages to the acker (one per root), then the boltFail hooks. */
+    /**
+     * As Storm's fail: the emit hooks of its messages to the acker (one per root), then the boltFail hooks; none when
+     * the topology has no ackers, as Storm's collector returns at once then.
+     */
     private void failHooks(Tuple input, long nanos) {
-        if (task.acking) {
-            for (Long root : roots(input).keySet()) {
-                task.ackerEmitHooks("__ack_fail", new Values(root));
-            }
+        if (!task.acking) {
+            return;
+        }
+        for (Long root : roots(input).keySet()) {
+            task.ackerEmitHooks("__ack_fail", new Values(root));
         }
         BoltFailInfo info = new BoltFailInfo(input, task.taskId, nanos < 0 ? null : nanos / 1_000_000);
         for (ITaskHook hook : task.hooks) {
