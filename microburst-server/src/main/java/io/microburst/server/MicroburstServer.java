@@ -111,7 +111,7 @@ public final class MicroburstServer implements AutoCloseable {
     /** The Nimbus service, with every stored topology started again in its stored status. */
     private ServerNimbus restoredNimbus(Path dir, ScheduledExecutorService scheduler) throws IOException {
         ServerNimbus restored = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
-            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
+            ServerConfig.uploadLimits(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
             workerLogs);
         restored.restore();
         return restored;
@@ -120,7 +120,7 @@ public final class MicroburstServer implements AutoCloseable {
     private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
         try {
             return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
-                dir.resolve(UiToken.FILE).toString());
+                dir.resolve(UiToken.FILE).toString(), ServerConfig.httpMaxBodyBytes(conf));
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }
