@@ -123,6 +123,9 @@ final class Campaign implements AutoCloseable {
         nimbus.submitTopology(TOPOLOGY, location, JSONValue.toJSONString(Map.of()), builder.createTopology());
         long start = EMITTED.get();
         await("the target topology counts", () -> EMITTED.get() > start);
+        try (Stream<Path> workDirs = Files.list(server.dataDir().resolve("workers"))) {
+            assertEquals(1, workDirs.count(), "the topology's working directory is in the data folder");
+        }
     }
 
     /**
@@ -297,7 +300,10 @@ final class Campaign implements AutoCloseable {
             files.forEach(f -> top.add(f.getFileName().toString()));
         }
         top.remove("blobs"); // created at the first blob
-        assertEquals(new TreeSet<>(List.of("lock", "logs", "topologies", "ui-token", "uploads")), top);
+        assertEquals(new TreeSet<>(List.of("lock", "logs", "topologies", "ui-token", "uploads", "workers")), top);
+        try (Stream<Path> workDirs = Files.list(server.dataDir().resolve("workers"))) {
+            assertEquals(List.of(), workDirs.toList(), "the topology's working directory is deleted when it stops");
+        }
         try (Stream<Path> topologies = Files.list(server.dataDir().resolve("topologies"))) {
             assertEquals(List.of(TOPOLOGY), topologies.map(p -> p.getFileName().toString()).toList());
         }
