@@ -89,10 +89,10 @@ final class Campaign implements AutoCloseable {
         conf.put(ServerConfig.DRPC_HTTP_PORT, 0);
         conf.put(ServerConfig.DRPC_REQUEST_TIMEOUT_SECS, 1);
         conf.put(ServerConfig.UPLOAD_MAX_BYTES, UPLOAD_MAX_BYTES);
-        conf.put("microburst.server.upload.max.expanded.bytes", EXPANDED_MAX_BYTES);
-        conf.put("nimbus.file.copy.expiration.secs", EXPIRATION_SECS);
-        conf.put("microburst.server.upload.max.open", MAX_OPEN_UPLOADS);
-        conf.put("microburst.server.http.max.body.bytes", BODY_MAX_BYTES);
+        conf.put(ServerConfig.UPLOAD_MAX_EXPANDED_BYTES, EXPANDED_MAX_BYTES);
+        conf.put(ServerConfig.FILE_COPY_EXPIRATION_SECS, EXPIRATION_SECS);
+        conf.put(ServerConfig.UPLOAD_MAX_OPEN, MAX_OPEN_UPLOADS);
+        conf.put(ServerConfig.HTTP_MAX_BODY_BYTES, BODY_MAX_BYTES);
         this.server = MicroburstServer.start(conf);
         this.token = Files.readString(server.dataDir().resolve("ui-token")).trim();
         this.client = new NimbusClient(new HashMap<>(Utils.readStormConfig()), server.host(), server.thriftPort(), 30_000);
