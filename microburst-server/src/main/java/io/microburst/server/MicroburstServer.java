@@ -6,11 +6,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Stream;
 import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.WebServer;
 import org.apache.storm.Config;
@@ -89,6 +91,10 @@ public final class MicroburstServer implements AutoCloseable {
         }
         Map<String, Object> clusterConf = new HashMap<>(conf);
         clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
+        // topologies' working directories inside the data folder, those left by a killed server deleted first
+        Path workers = dir.resolve("workers");
+        services.run("topology working directories", () -> deleteContents(workers));
+        clusterConf.putIfAbsent(MicroburstConfig.WORK_DIR, workers.toString());
         this.cluster = services.start("cluster", () -> new MicroburstCluster(clusterConf));
         this.nimbus = services.run("stored topologies", () -> restoredNimbus(dir, scheduler));
         this.thrift = services.start("Nimbus Thrift", () -> new NimbusThrift(conf, nimbus));
@@ -98,6 +104,20 @@ public final class MicroburstServer implements AutoCloseable {
         conf.put(ServerConfig.UI_PORT, web.port());
         this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
             ServerConfig.logViewerPort(conf), allowedHosts));
+    }
+
+    /** Deletes what is inside {@code folder} (nothing runs there yet), keeping the folder. */
+    private static Void deleteContents(Path folder) throws IOException {
+        if (Files.isDirectory(folder)) {
+            try (Stream<Path> paths = Files.walk(folder)) {
+                for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                    if (!p.equals(folder)) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static ScheduledExecutorService newScheduler() {
@@ -111,7 +131,7 @@ public final class MicroburstServer implements AutoCloseable {
     /** The Nimbus service, with every stored topology started again in its stored status. */
     private ServerNimbus restoredNimbus(Path dir, ScheduledExecutorService scheduler) throws IOException {
         ServerNimbus restored = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
-            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
+            ServerConfig.uploadLimits(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
             workerLogs);
         restored.restore();
         return restored;
@@ -120,7 +140,7 @@ public final class MicroburstServer implements AutoCloseable {
     private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
         try {
             return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
-                dir.resolve(UiToken.FILE).toString());
+                dir.resolve(UiToken.FILE).toString(), ServerConfig.httpMaxBodyBytes(conf));
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }

@@ -69,6 +69,8 @@ final class ServerNimbus extends ClusterNimbus {
         this.logLevels = new LogLevels(scheduler);
         this.advertisedHost = advertisedHost;
         scheduler.scheduleWithFixedDelay(this::closeUnusedLoaders, 1, 1, TimeUnit.SECONDS);
+        scheduler.scheduleWithFixedDelay(uploads::expire, uploads.expireEveryMillis(), uploads.expireEveryMillis(),
+            TimeUnit.MILLISECONDS);
     }
 
     void advertisedPort(int port) {
@@ -120,16 +122,17 @@ final class ServerNimbus extends ClusterNimbus {
         if (topology == null) {
             throw new WrappedInvalidTopologyException("submitTopology: topology '" + name + "' has no topology structure");
         }
+        Map<String, Object> conf = SubmittedConf.parse(jsonConf); // before the upload is taken: a refusal keeps it
         Path jar = uploads.take("submitTopology of '" + name + "'", uploadedJarLocation);
-        Map<String, Object> conf = SubmittedConf.parse(jsonConf);
         TopologyInitialStatus status = options != null && options.get_initial_status() == TopologyInitialStatus.INACTIVE
             ? TopologyInitialStatus.INACTIVE : TopologyInitialStatus.ACTIVE;
         TopologyStore.Stored stored;
         try {
             stored = store.save(name, jar, conf, topology, status);
         } catch (IOException e) {
+            JarUploads.deleteQuietly(jar);
             throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "submitTopology of '" + name
-                + "': cannot store the topology: " + e);
+                + "': cannot store the topology: " + e.getMessage());
         }
         try {
             start(stored);
@@ -138,7 +141,9 @@ final class ServerNimbus extends ClusterNimbus {
             if (e instanceof TException t) {
                 throw t;
             }
-            throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: " + e);
+            LOG.warn("Submitting topology {} failed", name, e);
+            throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: "
+                + ThriftErrors.plain(e));
         }
         LOG.info("Submitted topology {} ({})", name, status);
     }

@@ -20,11 +20,11 @@ import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class WebServer implements AutoCloseable {
     /** The header that carries the token on state-changing requests. */
     public static final String TOKEN_HEADER = "X-Microburst-Token";
+    /** The server's setting for the largest request body an HTTP port reads, for the 413 answer. */
+    public static final String HTTP_MAX_BODY_BYTES = "microburst.server.http.max.body.bytes";
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
     private static final Pattern TOPOLOGY = Pattern.compile("/api/v1/topology/([^/]+)");
     private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
@@ -62,6 +64,7 @@ public final class WebServer implements AutoCloseable {
     private final RuntimeApi runtime;
     private final String token;
     private final String tokenFile;
+    private final long maxBodyBytes;
 
     /**
      * @param host the address to listen on
@@ -69,16 +72,18 @@ public final class WebServer implements AutoCloseable {
      * @param allowed host names accepted besides the address it serves
      * @param token the secret that state-changing requests must carry
      * @param tokenFile where a script finds the token, for the advice when it is missing
+     * @param maxBodyBytes the largest request body read ({@value #HTTP_MAX_BODY_BYTES}); larger ones are answered 413
      */
     public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, AllowedHosts allowed,
-                     String token, String tokenFile) throws Exception {
+                     String token, String tokenFile, long maxBodyBytes) throws Exception {
         this.api = new RestApi(nimbus);
         this.visualization = new Visualization(nimbus);
         this.metrics = new PrometheusMetrics(cluster);
         this.runtime = new RuntimeApi(cluster);
         this.token = token;
         this.tokenFile = tokenFile;
-        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, allowed, new Routes());
+        this.maxBodyBytes = maxBodyBytes;
+        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, allowed, new Routes(), true);
     }
 
     public int port() {
@@ -111,17 +116,22 @@ public final class WebServer implements AutoCloseable {
                 json(response, callback, 409, error(409, e.get_msg()));
             } catch (AuthorizationException e) {
                 json(response, callback, 403, error(403, e.get_msg()));
+            } catch (RequestBody.TooLarge e) {
+                json(response, callback, 413, error(413, e.getMessage()));
             } catch (IllegalArgumentException e) {
                 json(response, callback, 400, error(400, e.getMessage()));
             } catch (Exception e) {
                 LOG.warn("{} {} failed", method, path, e);
-                json(response, callback, 500, error(500, path + ": " + e));
+                json(response, callback, 500, error(500, method + " " + QueryParameters.shown(path)
+                    + " failed; the server's log says why"));
             }
             return true;
         }
 
         private void get(Request request, Response response, Callback callback, String path) throws TException, IOException {
-            String window = Request.extractQueryParameters(request).getValue("window");
+            Fields query = QueryParameters.of(request);
+            QueryParameters.flag(query, "sys");
+            String window = query.getValue("window");
             Matcher m;
             if (path.equals("/api/v1/cluster/summary")) {
                 json(response, callback, 200, api.clusterSummary());
@@ -168,7 +178,8 @@ public final class WebServer implements AutoCloseable {
                 case "activate" -> api.activate(id, true);
                 case "deactivate" -> api.activate(id, false);
                 case "kill" -> api.kill(id, waitSecs(m.group(4)));
-                default -> api.rebalance(id, waitSecs(m.group(4)), Content.Source.asString(request, StandardCharsets.UTF_8));
+                default -> api.rebalance(id, waitSecs(m.group(4)), RequestBody.read(request, maxBodyBytes,
+                    "the rebalance request for topology '" + id + "'", HTTP_MAX_BODY_BYTES));
             };
             json(response, callback, 200, result);
         }
