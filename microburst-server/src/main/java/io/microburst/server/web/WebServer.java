@@ -3,7 +3,6 @@ package io.microburst.server.web;
 import io.microburst.MicroburstCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -47,19 +46,19 @@ public final class WebServer implements AutoCloseable {
     private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
     private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
     private static final Pattern RUNTIME = Pattern.compile("/api/v1/topology/([^/]+)/runtime");
+    private static final Pattern GRAPH = Pattern.compile("/api/v1/topology/([^/]+)/graph");
     /** Storm's paths: {@code activate}, {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT}. */
     private static final Pattern ACTION = Pattern.compile(
         "/api/v1/topology/([^/]+)/(?:(activate|deactivate)|(kill|rebalance)/([^/]+))");
     private static final Pattern WAITLESS = Pattern.compile("/api/v1/topology/([^/]+)/(kill|rebalance)/?");
-    private static final Map<String, String> PAGES = Map.of(
-        "/", "index.html", "/index.html", "index.html", "/topology.html", "topology.html",
-        "/component.html", "component.html", "/app.js", "app.js", "/style.css", "style.css");
 
     private final JettyServer http;
     private final RestApi api;
     private final Visualization visualization;
     private final PrometheusMetrics metrics;
     private final RuntimeApi runtime;
+    private final GraphApi graph;
+    private final PageFiles pages;
     private final String token;
     private final String tokenFile;
 
@@ -76,6 +75,8 @@ public final class WebServer implements AutoCloseable {
         this.visualization = new Visualization(nimbus);
         this.metrics = new PrometheusMetrics(cluster);
         this.runtime = new RuntimeApi(cluster);
+        this.graph = new GraphApi(nimbus, cluster);
+        this.pages = new PageFiles(token);
         this.token = token;
         this.tokenFile = tokenFile;
         this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, allowed, new Routes());
@@ -123,6 +124,7 @@ public final class WebServer implements AutoCloseable {
         private void get(Request request, Response response, Callback callback, String path) throws TException, IOException {
             String window = Request.extractQueryParameters(request).getValue("window");
             Matcher m;
+            PageFiles.File file;
             if (path.equals("/api/v1/cluster/summary")) {
                 json(response, callback, 200, api.clusterSummary());
             } else if (path.equals("/api/v1/topology/summary")) {
@@ -133,14 +135,16 @@ public final class WebServer implements AutoCloseable {
                 json(response, callback, 200, visualization.of(m.group(1)));
             } else if ((m = RUNTIME.matcher(path)).matches()) {
                 json(response, callback, 200, runtime.of(m.group(1)));
+            } else if ((m = GRAPH.matcher(path)).matches()) {
+                json(response, callback, 200, graph.of(m.group(1)));
             } else if ((m = TOPOLOGY.matcher(path)).matches()) {
                 json(response, callback, 200, api.topology(m.group(1), window));
             } else if (path.equals("/metrics")) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 metrics.write(out);
                 send(response, callback, 200, metrics.contentType(), out.toByteArray());
-            } else if (PAGES.containsKey(path)) {
-                page(response, callback, PAGES.get(path));
+            } else if ((file = pages.find(path)) != null) {
+                send(response, callback, 200, file.type(), file.bytes());
             } else {
                 json(response, callback, 404, error(404, "no such page: " + path));
             }
@@ -171,21 +175,6 @@ public final class WebServer implements AutoCloseable {
                 default -> api.rebalance(id, waitSecs(m.group(4)), Content.Source.asString(request, StandardCharsets.UTF_8));
             };
             json(response, callback, 200, result);
-        }
-
-        private void page(Response response, Callback callback, String name) throws IOException {
-            try (InputStream in = WebServer.class.getResourceAsStream(name)) {
-                if (in == null) {
-                    throw new IOException("page " + name + " is missing from the build");
-                }
-                byte[] bytes = in.readAllBytes();
-                String type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "text/html";
-                if (name.endsWith(".html")) {
-                    bytes = new String(bytes, StandardCharsets.UTF_8).replace("@TOKEN@", token)
-                        .getBytes(StandardCharsets.UTF_8);
-                }
-                send(response, callback, 200, type + "; charset=utf-8", bytes);
-            }
         }
     }
 
