@@ -1,41 +1,68 @@
-// The pages of microburst server: they read the Storm UI REST API of the same server and never anything else.
+// What every page of microburst server shares: reading the Storm UI REST API of the same server (and nothing else),
+// sending actions with the server's token, and filling tables. Each page has its own script beside this one.
 const Microburst = (() => {
   const token = document.querySelector('meta[name="microburst-token"]').content;
   const params = new URLSearchParams(location.search);
   const previous = {};
 
+  async function answer(response) {
+    const text = await response.text();
+    let body;
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch (e) {
+      body = {errorMessage: text};
+    }
+    if (!response.ok) throw new Error(body.errorMessage || body.error || response.statusText);
+    return body;
+  }
+
   async function get(path) {
+    return answer(await fetch(path, {cache: 'no-store'}));
+  }
+
+  /** The answer of an endpoint this server may not have: null when it answers 404. */
+  async function getOptional(path) {
     const response = await fetch(path, {cache: 'no-store'});
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.errorMessage || body.error || response.statusText);
-    return body;
+    return response.status === 404 ? null : answer(response);
   }
 
-  async function post(path) {
-    const response = await fetch(path, {method: 'POST', headers: {'X-Microburst-Token': token}});
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.errorMessage || body.error || response.statusText);
-    return body;
+  /** Storm's profiling operations are GETs that act: they carry the token too. */
+  async function act(path) {
+    return answer(await fetch(path, {cache: 'no-store', headers: {'X-Microburst-Token': token}}));
   }
 
-  function cell(text) {
+  /** A state-changing request, with the server's token as the REST API asks; body, if any, as JSON. */
+  async function post(path, body) {
+    const headers = {'X-Microburst-Token': token};
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return answer(await fetch(path, {method: 'POST', headers,
+      body: body === undefined ? undefined : JSON.stringify(body)}));
+  }
+
+  function cell(text, title) {
     const td = document.createElement('td');
     td.textContent = text === undefined || text === null ? '' : String(text);
+    if (title) td.title = title;
     return td;
   }
 
   function linkCell(text, href) {
     const td = document.createElement('td');
-    const a = document.createElement('a');
-    a.href = href;
-    a.textContent = text;
-    td.appendChild(a);
+    if (href) {
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = text;
+      td.appendChild(a);
+    } else {
+      td.textContent = text;
+    }
     return td;
   }
 
   function fill(tableId, rows, toCells) {
     const body = document.querySelector('#' + tableId + ' tbody') || document.getElementById(tableId);
-    body.replaceChildren(...rows.map(row => {
+    body.replaceChildren(...(rows || []).map(row => {
       const tr = document.createElement('tr');
       toCells(row).forEach(td => tr.appendChild(td));
       return tr;
@@ -43,7 +70,12 @@ const Microburst = (() => {
   }
 
   function keyValues(tableId, pairs) {
-    fill(tableId, pairs, ([k, v]) => [cell(k), cell(v)]);
+    fill(tableId, pairs.filter(([, v]) => v !== undefined), ([k, v]) => [cell(k), cell(v)]);
+  }
+
+  /** Shows a section only when its data exists on this server. */
+  function show(id, visible) {
+    document.getElementById(id).hidden = !visible;
   }
 
   /** Tuples per second since the previous look at the same counter, or '' the first time. */
@@ -59,173 +91,60 @@ const Microburst = (() => {
     document.getElementById('error').textContent = e ? String(e.message || e) : '';
   }
 
+  /** Tells the result of an action in the status line. */
+  function say(text) {
+    document.getElementById('status-line').textContent = text;
+  }
+
   function every(ms, refresh) {
     const run = () => refresh().then(() => showError(null), showError);
     run();
-    setInterval(run, ms);
+    return setInterval(run, ms);
   }
 
-  function allTime(stats) {
-    return stats.find(s => s.window === ':all-time') || {};
-  }
-
-  function clusterPage() {
-    every(2000, async () => {
-      const cluster = await get('/api/v1/cluster/summary');
-      keyValues('cluster', [['Storm API', cluster.stormVersion], ['Topologies', cluster.topologies],
-        ['Executors', cluster.executorsTotal], ['Tasks', cluster.tasksTotal]]);
-      const summary = await get('/api/v1/topology/summary');
-      const rows = await Promise.all(summary.topologies.map(async t => {
-        const detail = await get('/api/v1/topology/' + encodeURIComponent(t.id));
-        return {t, emitted: allTime(detail.topologyStats).emitted || 0};
-      }));
-      fill('topologies', rows, ({t, emitted}) => [
-        linkCell(t.name, '/topology.html?id=' + encodeURIComponent(t.id)), cell(t.status), cell(t.uptime),
-        cell(t.executorsTotal), cell(t.tasksTotal), cell(rate('topology:' + t.id, emitted))]);
-    });
-  }
-
-  function drawGraph(graph) {
-    const svg = document.getElementById('graph');
-    const ns = 'http://www.w3.org/2000/svg';
-    const depth = {};
-    const names = Object.keys(graph);
-    const level = name => {
-      if (depth[name] !== undefined) return depth[name];
-      depth[name] = 0;
-      const inputs = graph[name][':inputs'].filter(i => graph[i[':component']] && i[':component'] !== name);
-      depth[name] = inputs.length ? 1 + Math.max(...inputs.map(i => level(i[':component']))) : 0;
-      return depth[name];
-    };
-    names.forEach(level);
-    const rows = {};
-    const position = {};
-    names.forEach(n => {
-      const col = depth[n];
-      rows[col] = (rows[col] || 0) + 1;
-      position[n] = {x: 20 + col * 180, y: 20 + (rows[col] - 1) * 70};
-    });
-    svg.replaceChildren();
-    const defs = document.createElementNS(ns, 'defs');
-    defs.innerHTML = '<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>';
-    svg.appendChild(defs);
-    names.forEach(n => graph[n][':inputs'].forEach(i => {
-      const from = position[i[':component']];
-      if (!from) return;
-      const line = document.createElementNS(ns, 'line');
-      line.setAttribute('x1', from.x + 140); line.setAttribute('y1', from.y + 20);
-      line.setAttribute('x2', position[n].x); line.setAttribute('y2', position[n].y + 20);
-      const title = document.createElementNS(ns, 'title');
-      title.textContent = i[':stream'] + ' (' + i[':grouping'] + ')';
-      line.appendChild(title);
-      svg.appendChild(line);
+  /** Storm's windows, as its UI links them: the selected one is kept in the page's URL. */
+  function windowSelector(elementId, stats, selected) {
+    const element = document.getElementById(elementId);
+    element.replaceChildren(...stats.map(s => {
+      const a = document.createElement('a');
+      const url = new URLSearchParams(location.search);
+      url.set('window', s.window);
+      a.href = '?' + url.toString();
+      a.textContent = s.windowPretty;
+      if (s.window === selected) a.className = 'selected';
+      return a;
     }));
-    names.forEach(n => {
-      const g = document.createElementNS(ns, 'g');
-      const rect = document.createElementNS(ns, 'rect');
-      rect.setAttribute('class', graph[n][':type']);
-      rect.setAttribute('x', position[n].x); rect.setAttribute('y', position[n].y);
-      rect.setAttribute('width', 140); rect.setAttribute('height', 40); rect.setAttribute('rx', 6);
-      const text = document.createElementNS(ns, 'text');
-      text.setAttribute('x', position[n].x + 8); text.setAttribute('y', position[n].y + 24);
-      text.textContent = n + ' \u00d7' + graph[n][':parallelism'];
-      g.append(rect, text);
-      svg.appendChild(g);
+  }
+
+  /** The configuration as a filterable key/value table. */
+  function configTable(tableId, filterId, conf) {
+    const filter = (document.getElementById(filterId).value || '').toLowerCase();
+    const rows = Object.keys(conf || {}).sort().filter(k => k.toLowerCase().includes(filter))
+      .map(k => [k, JSON.stringify(conf[k])]);
+    fill(tableId, rows, ([k, v]) => [cell(k), cell(v)]);
+  }
+
+  /** Opens a dialog; resolves with true when its confirming button is pressed. */
+  function ask(dialogId) {
+    const dialog = document.getElementById(dialogId);
+    return new Promise(resolve => {
+      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), {once: true});
+      dialog.showModal();
     });
   }
 
-  function fillBar(queued, capacity) {
-    const td = document.createElement('td');
-    const outer = document.createElement('div');
-    const share = capacity > 0 ? Math.min(1, queued / capacity) : 0;
-    outer.className = share >= 0.9 ? 'fill high' : 'fill';
-    outer.title = (100 * share).toFixed(1) + '% full';
-    const inner = document.createElement('div');
-    inner.style.width = (100 * share).toFixed(1) + '%';
-    outer.appendChild(inner);
-    td.appendChild(outer);
-    return td;
+  /** The whole number typed in a field (an element id) or given as text; an error naming it otherwise. */
+  function wholeNumber(what, field) {
+    const element = document.getElementById(field);
+    const text = (element ? element.value : String(field)).trim();
+    if (!/^\d+$/.test(text)) throw new Error(what + ' must be a whole number, 0 or more: "' + text + '"');
+    return parseInt(text, 10);
   }
 
-  /** Bars of a latency histogram's buckets, each as high as its share of the largest bucket. */
-  function histogramCell(counts, bounds) {
-    const ns = 'http://www.w3.org/2000/svg';
-    const td = document.createElement('td');
-    const svg = document.createElementNS(ns, 'svg');
-    const width = 8;
-    const height = 30;
-    svg.setAttribute('class', 'hist');
-    svg.setAttribute('width', counts.length * width);
-    svg.setAttribute('height', height);
-    const most = Math.max(1, ...counts);
-    counts.forEach((c, i) => {
-      const rect = document.createElementNS(ns, 'rect');
-      const h = c > 0 ? Math.max(1, Math.round(height * c / most)) : 0;
-      rect.setAttribute('x', i * width); rect.setAttribute('width', width - 1);
-      rect.setAttribute('y', height - h); rect.setAttribute('height', h);
-      const title = document.createElementNS(ns, 'title');
-      title.textContent = '<= ' + bounds[i] + ' s: ' + c;
-      rect.appendChild(title);
-      svg.appendChild(rect);
-    });
-    td.appendChild(svg);
-    return td;
+  function ms(value) {
+    return value === undefined || value === null ? '' : String(value);
   }
 
-  async function refreshRuntime(base) {
-    const r = await get(base + '/runtime');
-    fill('threads', r.threads, t => {
-      const tasks = cell(t.tasks.map(k => k.component + ':' + k.task).join(' + '));
-      tasks.className = 'tasks';
-      return [cell(t.name), tasks, fillBar(t.queued, t.queueCapacity), cell(t.queued + ' / ' + t.queueCapacity),
-        cell(rate('bp:' + t.name, t.backpressureMs)), cell(t.backpressureMs.toFixed(1))];
-    });
-    fill('latencies', r.latencies, l => [cell(l.component), cell(l.kind), cell(l.samples), cell(l.p50Ms.toFixed(3)),
-      cell(l.p90Ms.toFixed(3)), cell(l.p99Ms.toFixed(3)), cell(l.p999Ms.toFixed(3)), cell(l.maxMs.toFixed(3)),
-      histogramCell(l.buckets, r.bucketBoundsSeconds)]);
-  }
-
-  function topologyPage() {
-    const id = params.get('id');
-    const base = '/api/v1/topology/' + encodeURIComponent(id);
-    document.querySelectorAll('button[data-action]').forEach(button => button.addEventListener('click', () =>
-      post(base + '/' + button.dataset.action).then(() => showError(null), showError)));
-    get(base + '/visualization').then(drawGraph, showError);
-    every(2000, async () => {
-      const t = await get(base);
-      document.getElementById('name').textContent = t.name;
-      document.title = 'Microburst: ' + t.name;
-      keyValues('summary', [['Id', t.id], ['Status', t.status], ['Uptime', t.uptime], ['Executors', t.executorsTotal],
-        ['Tasks', t.tasksTotal], ['Message timeout (s)', t.msgTimeout]]);
-      fill('stats', t.topologyStats, s => [cell(s.windowPretty), cell(s.emitted), cell(s.transferred),
-        cell(s.completeLatency), cell(s.acked), cell(s.failed)]);
-      const componentLink = c => '/component.html?id=' + encodeURIComponent(id) + '&component=' + encodeURIComponent(c);
-      fill('spouts', t.spouts, s => [linkCell(s.spoutId, componentLink(s.spoutId)), cell(s.executors), cell(s.tasks),
-        cell(s.emitted), cell(s.transferred), cell(s.completeLatency), cell(s.acked), cell(s.failed), cell(s.lastError)]);
-      fill('bolts', t.bolts, b => [linkCell(b.boltId, componentLink(b.boltId)), cell(b.executors), cell(b.tasks),
-        cell(b.emitted), cell(b.executed), cell(b.executeLatency), cell(b.processLatency), cell(b.acked), cell(b.failed),
-        cell(b.lastError)]);
-      const components = t.spouts.map(s => ({id: s.spoutId, type: 'spout', emitted: s.emitted, executed: 0, acked: s.acked}))
-        .concat(t.bolts.map(b => ({id: b.boltId, type: 'bolt', emitted: b.emitted, executed: b.executed, acked: b.acked})));
-      fill('rates', components, c => [cell(c.id), cell(c.type), cell(rate('e:' + c.id, c.emitted)),
-        cell(rate('x:' + c.id, c.executed)), cell(rate('a:' + c.id, c.acked))]);
-      await refreshRuntime(base);
-    });
-  }
-
-  function componentPage() {
-    const id = params.get('id');
-    const component = params.get('component');
-    document.getElementById('back').href = '/topology.html?id=' + encodeURIComponent(id);
-    every(2000, async () => {
-      const c = await get('/api/v1/topology/' + encodeURIComponent(id) + '/component/' + encodeURIComponent(component));
-      document.getElementById('name').textContent = c.name + ' / ' + c.id + ' (' + c.componentType + ')';
-      fill('executors', c.executorStats, e => [cell(e.id), cell(e.uptime), cell(e.emitted), cell(e.transferred),
-        cell(e.acked), cell(e.failed)]);
-      fill('streams', c.outputStats, s => [cell(s.stream), cell(s.emitted), cell(s.transferred)]);
-      fill('errors', c.componentErrors, e => [cell(new Date(e.time).toISOString()), cell(e.error)]);
-    });
-  }
-
-  return {clusterPage, topologyPage, componentPage};
+  return {token, params, get, getOptional, act, post, cell, linkCell, fill, keyValues, show, rate, showError, say, every,
+    windowSelector, configTable, ask, wholeNumber, ms};
 })();
