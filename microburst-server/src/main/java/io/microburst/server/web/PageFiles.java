@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * The static files of the pages, all from the jar: the pages, their scripts and style next to this class, and the
- * graph library from its WebJar ({@code /webjars/cytoscape/dist/cytoscape.min.js}, served without the version in the
+ * graph and chart libraries from their WebJars ({@code /webjars/cytoscape/dist/cytoscape.min.js}, {@code
+ * /webjars/echarts/dist/echarts.min.js}), served without the version in the
  * path, so the pages need no edit when the WebJar is upgraded). Nothing is fetched from elsewhere: the pages work
  * offline. HTML pages get the server's token in their {@code microburst-token} meta tag. Immutable; thread-safe.
  */
@@ -20,7 +21,7 @@ final class PageFiles {
     }
 
     private static final Pattern PAGE = Pattern.compile("/([a-z][a-z-]*\\.(?:html|js|css))");
-    private static final Pattern WEBJAR = Pattern.compile("/webjars/(cytoscape)/((?:[a-z]+/)*[a-z][a-z.-]*\\.(?:js|css))");
+    private static final Pattern WEBJAR = Pattern.compile("/webjars/(cytoscape|echarts)/((?:[a-z]+/)*[a-z][a-z.-]*\\.(?:js|css))");
     private static final Map<String, String> TYPES = Map.of("html", "text/html", "js", "text/javascript", "css", "text/css");
 
     private final String token;

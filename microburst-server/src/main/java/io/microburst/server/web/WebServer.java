@@ -47,6 +47,7 @@ public final class WebServer implements AutoCloseable {
     private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
     private static final Pattern RUNTIME = Pattern.compile("/api/v1/topology/([^/]+)/runtime");
     private static final Pattern GRAPH = Pattern.compile("/api/v1/topology/([^/]+)/graph");
+    private static final Pattern FLAME = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)/flamegraph");
     /** Storm's paths: {@code activate}, {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT}. */
     private static final Pattern ACTION = Pattern.compile(
         "/api/v1/topology/([^/]+)/(?:(activate|deactivate)|(kill|rebalance)/([^/]+))");
@@ -58,6 +59,7 @@ public final class WebServer implements AutoCloseable {
     private final PrometheusMetrics metrics;
     private final RuntimeApi runtime;
     private final GraphApi graph;
+    private final FlameGraphApi flame;
     private final PageFiles pages;
     private final String token;
     private final String tokenFile;
@@ -76,6 +78,7 @@ public final class WebServer implements AutoCloseable {
         this.metrics = new PrometheusMetrics(cluster);
         this.runtime = new RuntimeApi(cluster);
         this.graph = new GraphApi(nimbus, cluster);
+        this.flame = new FlameGraphApi(cluster);
         this.pages = new PageFiles(token);
         this.token = token;
         this.tokenFile = tokenFile;
@@ -121,7 +124,8 @@ public final class WebServer implements AutoCloseable {
             return true;
         }
 
-        private void get(Request request, Response response, Callback callback, String path) throws TException, IOException {
+        private void get(Request request, Response response, Callback callback, String path)
+            throws TException, IOException, InterruptedException {
             String window = Request.extractQueryParameters(request).getValue("window");
             Matcher m;
             PageFiles.File file;
@@ -129,6 +133,9 @@ public final class WebServer implements AutoCloseable {
                 json(response, callback, 200, api.clusterSummary());
             } else if (path.equals("/api/v1/topology/summary")) {
                 json(response, callback, 200, api.topologySummary());
+            } else if ((m = FLAME.matcher(path)).matches()) {
+                json(response, callback, 200, flame.of(m.group(1), m.group(2),
+                    Request.extractQueryParameters(request).getValue("seconds")));
             } else if ((m = COMPONENT.matcher(path)).matches()) {
                 json(response, callback, 200, api.component(m.group(1), m.group(2), window));
             } else if ((m = VISUALIZATION.matcher(path)).matches()) {

@@ -60,13 +60,24 @@ const Microburst = (() => {
     return td;
   }
 
+  /**
+   * Fills a table's body with a row per item. Only cells whose content changed are replaced, so a link or a selection
+   * a person is about to use stays put across the page's refreshes.
+   */
   function fill(tableId, rows, toCells) {
     const body = document.querySelector('#' + tableId + ' tbody') || document.getElementById(tableId);
-    body.replaceChildren(...(rows || []).map(row => {
-      const tr = document.createElement('tr');
-      toCells(row).forEach(td => tr.appendChild(td));
-      return tr;
-    }));
+    const items = rows || [];
+    while (body.rows.length > items.length) body.deleteRow(-1);
+    items.forEach((item, i) => {
+      const cells = toCells(item);
+      const tr = body.rows[i] || body.appendChild(document.createElement('tr'));
+      while (tr.cells.length > cells.length) tr.deleteCell(-1);
+      cells.forEach((td, j) => {
+        const old = tr.cells[j];
+        if (!old) tr.appendChild(td);
+        else if (!old.isEqualNode(td)) tr.replaceChild(td, old);
+      });
+    });
   }
 
   function keyValues(tableId, pairs) {

@@ -81,5 +81,6 @@
   on('jfr-start', () => profile('Start JFR', 'start/' + hostPort() + '/' + M.wholeNumber('The minutes', 'jfr-minutes')));
   on('jfr-stop', () => profile('Stop JFR', 'stop/' + hostPort()));
   on('jfr-dump', () => profile('Dump JFR', 'dumpprofile/' + hostPort()));
+  on('flame-sample', () => act('Flame graph', () => MicroburstFlame.sample(base, M.wholeNumber('The seconds', 'flame-seconds'))));
   M.every(2000, refresh);
 })();

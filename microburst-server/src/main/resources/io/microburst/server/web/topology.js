@@ -87,6 +87,7 @@
   on('deactivate', () => act('Deactivate', () => post(base + '/deactivate')));
   on('rebalance', async () => {
     const components = topology.spouts.map(s => [s.spoutId, s.executors]).concat(topology.bolts.map(b => [b.boltId, b.executors]));
+    document.querySelector('#rebalance-executors tbody').replaceChildren();
     fill('rebalance-executors', components, ([c, n]) => {
       const input = document.createElement('input');
       input.size = 4;

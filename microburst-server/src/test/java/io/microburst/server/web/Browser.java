@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -68,8 +69,31 @@ final class Browser implements AutoCloseable {
         return driver.findElements(By.cssSelector(css));
     }
 
+    /** Clicks what the selector finds, finding it again if the page replaced it in between (pages refresh). */
     void click(String css) {
-        find(css).click();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                find(css).click();
+                return;
+            } catch (StaleElementReferenceException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The text of what the selector finds, read again if the page replaced it in between. */
+    String text(String css) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return find(css).getText();
+            } catch (StaleElementReferenceException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     void type(String css, String text) {

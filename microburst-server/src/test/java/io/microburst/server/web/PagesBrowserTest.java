@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The pages as a person uses them, in headless Chromium through Selenium: Storm's URLs, the live graph read as it is
  * drawn (rates, capacity, fusion, current after a rebalance), and the actions clicked (rebalance dialog, kill with a
- * wait and a confirmation, activate/deactivate enabled by state, debug and log level). Screenshots of each page land in
+ * wait and a confirmation, activate/deactivate enabled by state, debug and log level), and a component's flame graph
+ * sampled on demand. Screenshots of each page land in
  * {@code target/screenshots/}. Skipped, saying why, where Chromium or its driver is not installed.
  */
 @Timeout(180)
@@ -68,8 +69,8 @@ class PagesBrowserTest {
 
         browser.await("the topology listed", () -> !browser.findAll("#topologies a[href='/topology.html?id=" + words + "']")
             .isEmpty());
-        assertEquals("2.8.3", browser.find("#cluster tbody td").getText());
-        assertEquals("ACTIVE", browser.find("#topologies tbody tr td:nth-child(4)").getText());
+        assertEquals("2.8.3", browser.text("#cluster tbody td"));
+        assertEquals("ACTIVE", browser.text("#topologies tbody tr td:nth-child(4)"));
         browser.screenshot("index");
         browser.click("#topologies a[href='/topology.html?id=" + words + "']");
         browser.await("the topology page", () -> browser.currentUrl().endsWith("/topology.html?id=" + words));
@@ -128,7 +129,7 @@ class PagesBrowserTest {
     void killAsksForAWaitAndAConfirmation() throws Exception {
         String id = WebTestServer.submit(server, "page-doomed");
         browser.open(url("/topology.html?id=" + id));
-        browser.await("the page filled", () -> browser.find("#summary tbody td").getText().equals("page-doomed"));
+        browser.await("the page filled", () -> browser.text("#summary tbody td").equals("page-doomed"));
 
         browser.click("#kill");
         assertTrue(browser.find("#kill-dialog").isDisplayed());
@@ -149,8 +150,8 @@ class PagesBrowserTest {
         browser.open(url("/component.html?id=count&topology_id=" + words));
 
         browser.await("executors listed", () -> browser.findAll("#executors tbody tr").size() >= 2);
-        assertEquals("bolt", browser.find("#summary tbody td:nth-child(3)").getText());
-        assertEquals(WORDS, browser.find("#summary tbody td:nth-child(2)").getText());
+        assertEquals("bolt", browser.text("#summary tbody td:nth-child(3)"));
+        assertEquals(WORDS, browser.text("#summary tbody td:nth-child(2)"));
         assertEquals(4, browser.findAll("#stats tbody tr").size(), "Storm's four windows");
         browser.screenshot("component");
     }
@@ -167,12 +168,33 @@ class PagesBrowserTest {
     }
 
     @Test
+    void flameGraphOfAComponentsThreadsOnDemand() throws Exception {
+        browser.open(url("/component.html?id=split&topology_id=" + words));
+        browser.await("the page filled", () -> browser.text("#summary tbody td").equals("split"));
+
+        browser.type("#flame-seconds", "1");
+        browser.click("#flame-sample");
+
+        browser.await("the split bolt's execute in the flame graph", () -> ((List<?>) browser.script(
+            "return MicroburstFlame.frames()")).contains("WordTopology$SplitBolt.execute"));
+        assertFalse(browser.findAll("#flame canvas").isEmpty(), "drawn by ECharts");
+        assertTrue(browser.text("#flame-cost").matches("\\d+ samples of \\d+ threads? over 1 s; sampling took .*"),
+            browser.text("#flame-cost"));
+        browser.screenshot("component-flame");
+        HttpResponse<String> tooLong = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url(
+            "/api/v1/topology/" + words + "/component/split/flamegraph?seconds=600"))).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, tooLong.statusCode());
+        assertTrue(tooLong.body().contains("seconds must be a whole number from 1 to 10, got '600'"), tooLong.body());
+    }
+
+    @Test
     void debugAndLogLevelFromTheTopologyPage() throws Exception {
         HttpResponse<String> logconfig = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
             URI.create(url("/api/v1/topology/" + words + "/logconfig"))).build(), HttpResponse.BodyHandlers.ofString());
         assumeTrue(logconfig.statusCode() == 200, "this server's REST API has no logconfig and debug endpoints yet");
         browser.open(url("/topology.html?id=" + words));
-        browser.await("the page filled", () -> browser.find("#summary tbody td").getText().equals(WORDS));
+        browser.await("the page filled", () -> browser.text("#summary tbody td").equals(WORDS));
 
         browser.click("#log-level");
         browser.type("#log-logger", "io.microburst.pagetest");
@@ -190,9 +212,9 @@ class PagesBrowserTest {
         browser.click("#debug");
         browser.type("#debug-pct", "25");
         browser.click("#debug-confirm");
-        browser.await("debug shown as on", () -> browser.find("#summary tbody td:nth-child(10)").getText().equals("on, 25%"));
+        browser.await("debug shown as on", () -> browser.text("#summary tbody td:nth-child(10)").equals("on, 25%"));
         browser.click("#stop-debug");
-        browser.await("debug shown as off", () -> browser.find("#summary tbody td:nth-child(10)").getText().equals("off"));
+        browser.await("debug shown as off", () -> browser.text("#summary tbody td:nth-child(10)").equals("off"));
     }
 
     /** How the runtime runs an edge: "all" when every thread of the consumer also runs the producer (calls). */
