@@ -100,6 +100,7 @@ class PagesBrowserTest {
         browser.click("#rebalance");
         browser.type("#rebalance-executors input[data-component='split']", "3");
         browser.type("#rebalance-wait", "0");
+        browser.screenshot("topology-rebalance-dialog");
         browser.click("#rebalance-confirm");
 
         browser.await("split on 3 threads in the graph", () -> ((Number) node("split").get("threads")).intValue() == 3);
@@ -134,6 +135,7 @@ class PagesBrowserTest {
         browser.click("#kill");
         assertTrue(browser.find("#kill-dialog").isDisplayed());
         assertEquals("30", browser.find("#kill-wait").getDomProperty("value"), "the message timeout, as Storm's UI offers");
+        browser.screenshot("topology-kill-dialog");
         browser.click("#kill-dialog button[value='cancel']");
         assertFalse(browser.find("#kill-dialog").isDisplayed());
         assertTrue(WebTestServer.running(server, "page-doomed"), "cancelled: still running");
