@@ -3,7 +3,6 @@ package io.microburst.server.web;
 import io.microburst.MicroburstCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -49,19 +48,21 @@ public final class WebServer implements AutoCloseable {
     private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
     private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
     private static final Pattern RUNTIME = Pattern.compile("/api/v1/topology/([^/]+)/runtime");
+    private static final Pattern GRAPH = Pattern.compile("/api/v1/topology/([^/]+)/graph");
+    private static final Pattern FLAME = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)/flamegraph");
     /** Storm's paths: {@code activate}, {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT}. */
     private static final Pattern ACTION = Pattern.compile(
         "/api/v1/topology/([^/]+)/(?:(activate|deactivate)|(kill|rebalance)/([^/]+))");
     private static final Pattern WAITLESS = Pattern.compile("/api/v1/topology/([^/]+)/(kill|rebalance)/?");
-    private static final Map<String, String> PAGES = Map.of(
-        "/", "index.html", "/index.html", "index.html", "/topology.html", "topology.html",
-        "/component.html", "component.html", "/app.js", "app.js", "/style.css", "style.css");
 
     private final JettyServer http;
     private final RestApi api;
     private final Visualization visualization;
     private final PrometheusMetrics metrics;
     private final RuntimeApi runtime;
+    private final GraphApi graph;
+    private final FlameGraphApi flame;
+    private final PageFiles pages;
     private final String token;
     private final String tokenFile;
     private final long maxBodyBytes;
@@ -80,6 +81,9 @@ public final class WebServer implements AutoCloseable {
         this.visualization = new Visualization(nimbus);
         this.metrics = new PrometheusMetrics(cluster);
         this.runtime = new RuntimeApi(cluster);
+        this.graph = new GraphApi(nimbus, cluster);
+        this.flame = new FlameGraphApi(cluster);
+        this.pages = new PageFiles(token);
         this.token = token;
         this.tokenFile = tokenFile;
         this.maxBodyBytes = maxBodyBytes;
@@ -128,29 +132,36 @@ public final class WebServer implements AutoCloseable {
             return true;
         }
 
-        private void get(Request request, Response response, Callback callback, String path) throws TException, IOException {
+        private void get(Request request, Response response, Callback callback, String path)
+            throws TException, IOException, InterruptedException {
             Fields query = QueryParameters.of(request);
             QueryParameters.flag(query, "sys");
             String window = query.getValue("window");
             Matcher m;
+            PageFiles.File file;
             if (path.equals("/api/v1/cluster/summary")) {
                 json(response, callback, 200, api.clusterSummary());
             } else if (path.equals("/api/v1/topology/summary")) {
                 json(response, callback, 200, api.topologySummary());
+            } else if ((m = FLAME.matcher(path)).matches()) {
+                json(response, callback, 200, flame.of(m.group(1), m.group(2),
+                    Request.extractQueryParameters(request).getValue("seconds")));
             } else if ((m = COMPONENT.matcher(path)).matches()) {
                 json(response, callback, 200, api.component(m.group(1), m.group(2), window));
             } else if ((m = VISUALIZATION.matcher(path)).matches()) {
                 json(response, callback, 200, visualization.of(m.group(1)));
             } else if ((m = RUNTIME.matcher(path)).matches()) {
                 json(response, callback, 200, runtime.of(m.group(1)));
+            } else if ((m = GRAPH.matcher(path)).matches()) {
+                json(response, callback, 200, graph.of(m.group(1)));
             } else if ((m = TOPOLOGY.matcher(path)).matches()) {
                 json(response, callback, 200, api.topology(m.group(1), window));
             } else if (path.equals("/metrics")) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 metrics.write(out);
                 send(response, callback, 200, metrics.contentType(), out.toByteArray());
-            } else if (PAGES.containsKey(path)) {
-                page(response, callback, PAGES.get(path));
+            } else if ((file = pages.find(path)) != null) {
+                send(response, callback, 200, file.type(), file.bytes());
             } else {
                 json(response, callback, 404, error(404, "no such page: " + path));
             }
@@ -182,21 +193,6 @@ public final class WebServer implements AutoCloseable {
                     "the rebalance request for topology '" + id + "'", HTTP_MAX_BODY_BYTES));
             };
             json(response, callback, 200, result);
-        }
-
-        private void page(Response response, Callback callback, String name) throws IOException {
-            try (InputStream in = WebServer.class.getResourceAsStream(name)) {
-                if (in == null) {
-                    throw new IOException("page " + name + " is missing from the build");
-                }
-                byte[] bytes = in.readAllBytes();
-                String type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "text/html";
-                if (name.endsWith(".html")) {
-                    bytes = new String(bytes, StandardCharsets.UTF_8).replace("@TOKEN@", token)
-                        .getBytes(StandardCharsets.UTF_8);
-                }
-                send(response, callback, 200, type + "; charset=utf-8", bytes);
-            }
         }
     }
 
