@@ -253,6 +253,11 @@ public final class MicroburstCluster implements ILocalCluster {
         return clock.waitForIdle();
     }
 
+    /** Waits up to {@code timeoutMs} until every topology is idle (as {@link #waitForIdle()}): a graceful stop's drain. */
+    public boolean awaitIdle(long timeoutMs) throws InterruptedException {
+        return io.microburst.runtime.topology.Quiescence.await(topologies.all(), timeoutMs);
+    }
+
     /** The cluster's storm-server {@code StormMetricsRegistry}, as Storm's ({@link StormServerTypes}). */
     @SuppressWarnings("unchecked")
     public synchronized <T> T getMetricRegistry() {

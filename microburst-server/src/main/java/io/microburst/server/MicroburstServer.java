@@ -52,6 +52,7 @@ public final class MicroburstServer implements AutoCloseable {
     private final NimbusThrift thrift;
     private final WebServer web;
     private final LogViewer logViewer;
+    private final GracefulDrain drain;
 
     /**
      * Starts the services in order; {@link #close()} stops them in reverse order, and a failed start stops those
@@ -97,6 +98,9 @@ public final class MicroburstServer implements AutoCloseable {
         clusterConf.putIfAbsent(MicroburstConfig.WORK_DIR, workers.toString());
         this.cluster = services.start("cluster", () -> new MicroburstCluster(clusterConf));
         this.nimbus = services.run("stored topologies", () -> restoredNimbus(dir, scheduler));
+        // Closed after the services that take requests and before the cluster: a graceful stop drains here.
+        this.drain = services.start("graceful stop", () -> new GracefulDrain(cluster, ServerConfig.stopWaitSecs(conf)),
+            GracefulDrain::drain);
         this.thrift = services.start("Nimbus Thrift", () -> new NimbusThrift(conf, nimbus));
         this.web = services.start("web", () -> startWeb(bind, ServerConfig.uiPort(conf), dir, allowedHosts));
         // getNimbusConf answers the port in use (ui.port 0 picks a free one), as it does for DRPC's: clients such as
@@ -239,17 +243,35 @@ public final class MicroburstServer implements AutoCloseable {
         return drpc == null ? -1 : drpc.httpPort();
     }
 
-    /**
-     * Stops serving and stops every topology; stored topologies stay stored and come back at the next start. DRPC
-     * requests still waiting fail with {@code SERVER_SHUTDOWN}.
-     */
     /** The services running, in the order they started (and the reverse of the order they stop in). */
     List<String> services() {
         return services.names();
     }
 
+    /**
+     * Stops serving and stops every topology at once; stored topologies stay stored and come back at the next start.
+     * DRPC requests still waiting fail with {@code SERVER_SHUTDOWN}.
+     */
     @Override
     public void close() {
         services.close();
+    }
+
+    /**
+     * As {@link #close()}, gracefully (SIGTERM): once requests are no longer taken, every spout is deactivated and the
+     * tuples in flight are processed, for at most {@value ServerConfig#STOP_WAIT_SECS} seconds ({@link GracefulDrain}),
+     * before the topologies stop. Their stored status is unchanged.
+     *
+     * @return false when tuples were still in flight at the end of the wait (they were stopped anyway)
+     */
+    public boolean closeGracefully() {
+        drain.request();
+        services.close();
+        return drain.drained();
+    }
+
+    /** Seconds {@link #closeGracefully()} waits at most for the tuples in flight. */
+    public int stopWaitSecs() {
+        return ServerConfig.stopWaitSecs(conf);
     }
 }

@@ -81,6 +81,14 @@ public final class ServerConfig {
      */
     public static final String WORKER_LOG_MAX_BYTES = "microburst.server.worker.log.max.bytes";
 
+    /**
+     * Int, default {@value #DEFAULT_STOP_WAIT_SECS}: at a graceful stop (SIGTERM, {@code systemctl stop}), how long the
+     * server waits, with every spout deactivated, for the tuples in flight to be processed before it stops the
+     * topologies ({@link GracefulDrain}); 0: no wait.
+     */
+    public static final String STOP_WAIT_SECS = "microburst.server.stop.wait.secs";
+    public static final int DEFAULT_STOP_WAIT_SECS = 30;
+
     public static final String DEFAULT_DIR = "microburst-data";
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final long DEFAULT_UPLOAD_MAX_BYTES = 256L << 20;
@@ -152,6 +160,17 @@ public final class ServerConfig {
         }
         names.add(host);
         return new AllowedHosts(HTTP_ALLOWED_HOSTS, names);
+    }
+
+    static int stopWaitSecs(Map<String, Object> conf) {
+        Object value = conf.get(STOP_WAIT_SECS);
+        if (value == null) {
+            return DEFAULT_STOP_WAIT_SECS;
+        }
+        if (!(value instanceof Number number) || number.intValue() < 0) {
+            throw new IllegalArgumentException(STOP_WAIT_SECS + " must be a number of seconds, 0 or more: " + value);
+        }
+        return number.intValue();
     }
 
     static int uiPort(Map<String, Object> conf) {
