@@ -223,7 +223,7 @@ const Microburst = (() => {
       fill('executors', c.executorStats, e => [cell(e.id), cell(e.uptime), cell(e.emitted), cell(e.transferred),
         cell(e.acked), cell(e.failed)]);
       fill('streams', c.outputStats, s => [cell(s.stream), cell(s.emitted), cell(s.transferred)]);
-      fill('errors', c.componentErrors, e => [cell(new Date(e.time).toISOString()), cell(e.error)]);
+      fill('errors', c.componentErrors, e => [cell(new Date(e.errorTime).toISOString()), cell(e.error)]);
     });
   }
 
