@@ -49,7 +49,7 @@ final class ApiRoutes {
         this.components = new ComponentApi(nimbus, debug, profiler);
         this.streams = new StreamMetricsApi(nimbus);
         this.visualization = new Visualization(nimbus);
-        this.actions = new TopologyActions(nimbus, debug);
+        this.actions = new TopologyActions(nimbus, debug, new EventLogs(microburst, artifacts));
         this.profiling = new ProfilingApi(nimbus, profiler);
         this.runtime = new RuntimeApi(microburst);
     }

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import org.apache.storm.generated.ClusterSummary;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.generated.NimbusSummary;
+import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.SupervisorSummary;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.thrift.TException;
@@ -107,7 +108,7 @@ final class ClusterApi {
         SupervisorSummary only = cluster.get_supervisors().get(0);
         boolean byId = id != null && !id.isBlank();
         if (byId ? !id.equals(only.get_supervisor_id()) : host != null && !host.isBlank() && !host.equals(only.get_host())) {
-            throw new org.apache.storm.generated.NotAliveException(byId
+            throw new NotAliveException(byId
                 ? "no supervisor with id '" + id + "': this server's only supervisor is '" + only.get_supervisor_id() + "'"
                 : "no supervisor on host '" + host + "': this server's only supervisor runs on '" + only.get_host() + "'");
         }

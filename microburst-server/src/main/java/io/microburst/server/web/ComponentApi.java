@@ -2,9 +2,11 @@ package io.microburst.server.web;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.storm.generated.BoltStats;
 import org.apache.storm.generated.ErrorInfo;
@@ -105,7 +107,7 @@ final class ComponentApi {
             Map<GlobalStreamId, Long> failed = inWindow(b.get_failed(), window);
             Map<GlobalStreamId, Double> execMs = inWindow(b.get_execute_ms_avg(), window);
             Map<GlobalStreamId, Double> procMs = inWindow(b.get_process_ms_avg(), window);
-            java.util.Set<GlobalStreamId> inputs = new java.util.HashSet<>(executed.keySet());
+            Set<GlobalStreamId> inputs = new HashSet<>(executed.keySet());
             inputs.addAll(acked.keySet());
             inputs.addAll(failed.keySet());
             for (GlobalStreamId in : inputs) {

@@ -9,7 +9,10 @@ import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.LogLevel;
 import org.apache.storm.generated.LogLevelAction;
 import org.apache.storm.generated.Nimbus;
+import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.RebalanceOptions;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TException;
 
@@ -23,10 +26,12 @@ import org.apache.storm.thrift.TException;
 final class TopologyActions {
     private final Nimbus.Iface nimbus;
     private final DebugSettings debug;
+    private final EventLogs events;
 
-    TopologyActions(Nimbus.Iface nimbus, DebugSettings debug) {
+    TopologyActions(Nimbus.Iface nimbus, DebugSettings debug, EventLogs events) {
         this.nimbus = nimbus;
         this.debug = debug;
+        this.events = events;
     }
 
     Map<String, Object> activate(String id, boolean active) throws TException {
@@ -52,7 +57,10 @@ final class TopologyActions {
         return operation("rebalance", id);
     }
 
-    /** Storm's {@code debug/enable|disable/PCT}: event logging of the topology, or of one component, at PCT percent. */
+    /**
+     * Storm's {@code debug/enable|disable/PCT}: event logging of the topology, or of one component, at PCT percent of
+     * its emits, into {@link EventLogs}.
+     */
     Map<String, Object> debug(String id, String component, String action, String pct) throws TException {
         if (!"enable".equals(action) && !"disable".equals(action)) {
             throw new IllegalArgumentException("debug action must be 'enable' or 'disable', got '" + action + "'");
@@ -66,13 +74,15 @@ final class TopologyActions {
         if (!(samplingPct >= 0 && samplingPct <= 100)) {
             throw new IllegalArgumentException("the sampling percentage must be a number from 0 to 100, got '" + pct + "'");
         }
-        String name = nimbus.getTopologySummary(id).get_name();
-        if (component != null && !nimbus.getUserTopology(id).get_bolts().containsKey(component)
-            && !nimbus.getUserTopology(id).get_spouts().containsKey(component)) {
-            throw new org.apache.storm.generated.NotAliveException("Topology '" + id + "' has no component '"
-                + component + "'");
+        StormTopology topology = nimbus.getUserTopology(id);
+        if (component != null && !topology.get_bolts().containsKey(component)
+            && !topology.get_spouts().containsKey(component)) {
+            throw new NotAliveException("Topology '" + id + "' has no component '" + component + "'");
         }
-        debug.set(id, component, "enable".equals(action), samplingPct);
+        boolean enable = "enable".equals(action);
+        TopologyInfo info = nimbus.getTopologyInfo(id);
+        events.sample(info.get_id(), info.get_name(), TopologyHost.port(info), component, enable ? samplingPct : 0);
+        debug.set(id, component, enable, samplingPct);
         return operation("debug/" + action, id);
     }
 
