@@ -3,10 +3,12 @@ package io.microburst.server;
 import io.microburst.MicroburstCluster;
 import io.microburst.server.nimbus.ClusterNimbus;
 import io.microburst.server.nimbus.SubmittedConf;
+import io.microburst.server.web.ClusterPageInfos;
 import io.microburst.server.web.PageInfos;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,9 +22,12 @@ import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.NimbusSummary;
 import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.OwnerResourceSummary;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
+import org.apache.storm.generated.SupervisorPageInfo;
+import org.apache.storm.generated.TopologyHistoryInfo;
 import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologyPageInfo;
 import org.apache.storm.generated.TopologySummary;
@@ -334,6 +339,21 @@ final class ServerNimbus extends ClusterNimbus {
     public ComponentPageInfo getComponentPageInfo(String id, String component, String window, boolean includeSys)
         throws TException {
         return PageInfos.component(this, id, component, window);
+    }
+
+    @Override
+    public SupervisorPageInfo getSupervisorPageInfo(String id, String host, boolean includeSys) throws TException {
+        return ClusterPageInfos.supervisor(this, id, host);
+    }
+
+    @Override
+    public TopologyHistoryInfo getTopologyHistory(String user) throws TException {
+        return ClusterPageInfos.history(this);
+    }
+
+    @Override
+    public List<OwnerResourceSummary> getOwnerResourceSummaries(String owner) throws TException {
+        return ClusterPageInfos.owners(this, owner);
     }
 
     @Override
