@@ -124,7 +124,7 @@ public final class MicroburstServer implements AutoCloseable {
     private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
         try {
             return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
-                dir.resolve(UiToken.FILE).toString(), workerLogs.root());
+                dir.resolve(UiToken.FILE).toString(), workerLogs.root(), nimbus.debugSampling());
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }

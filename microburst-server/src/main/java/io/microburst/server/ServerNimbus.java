@@ -4,6 +4,7 @@ import io.microburst.MicroburstCluster;
 import io.microburst.server.nimbus.ClusterNimbus;
 import io.microburst.server.nimbus.SubmittedConf;
 import io.microburst.server.web.ClusterPageInfos;
+import io.microburst.server.web.DebugSampling;
 import io.microburst.server.web.PageInfos;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -59,6 +60,7 @@ final class ServerNimbus extends ClusterNimbus {
     private final LogLevels logLevels;
     private final String advertisedHost;
     private final WorkerLogs workerLogs;
+    private final DebugSampling debugSampling;
     private volatile int advertisedPort;
     /** Class loaders of the topologies started here, closed once their topology is gone from the cluster. */
     private final Map<String, TopologyClassLoader> loaders = new ConcurrentHashMap<>();
@@ -67,6 +69,7 @@ final class ServerNimbus extends ClusterNimbus {
                  ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) {
         super(cluster);
         this.workerLogs = workerLogs;
+        this.debugSampling = new DebugSampling(cluster, workerLogs.root());
         this.microburst = cluster;
         this.serverConf = serverConf;
         this.uploads = uploads;
@@ -330,15 +333,29 @@ final class ServerNimbus extends ClusterNimbus {
         return new NimbusSummary(advertisedHost, advertisedPort, uptimeSecs(), true, VersionInfo.getVersion());
     }
 
+    /** Storm's debug event sampling, shared with the web server's REST API. */
+    DebugSampling debugSampling() {
+        return debugSampling;
+    }
+
+    @Override
+    public void debug(String name, String component, boolean enable, double samplingPercentage) throws TException {
+        debugSampling.debug(this, name, component, enable, samplingPercentage);
+    }
+
     @Override
     public TopologyPageInfo getTopologyPageInfo(String id, String window, boolean includeSys) throws TException {
-        return PageInfos.topology(this, id, window);
+        TopologyPageInfo page = PageInfos.topology(this, id, window);
+        page.set_debug_options(debugSampling.options(page.get_id(), null));
+        return page;
     }
 
     @Override
     public ComponentPageInfo getComponentPageInfo(String id, String component, String window, boolean includeSys)
         throws TException {
-        return PageInfos.component(this, id, component, window);
+        ComponentPageInfo page = PageInfos.component(this, id, component, window);
+        page.set_debug_options(debugSampling.options(page.get_topology_id(), component));
+        return page;
     }
 
     @Override

@@ -39,17 +39,20 @@ final class ApiRoutes {
     private final ProfilingApi profiling;
     private final RuntimeApi runtime;
 
-    /** @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where dumps are written */
-    ApiRoutes(org.apache.storm.generated.Nimbus.Iface nimbus, MicroburstCluster microburst, Path artifacts) {
+    /**
+     * @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where dumps are written
+     * @param debug the server's debug sampling, which Nimbus' {@code debug} shares
+     */
+    ApiRoutes(org.apache.storm.generated.Nimbus.Iface nimbus, MicroburstCluster microburst, Path artifacts,
+              DebugSampling debug) {
         MachineResources machine = new MachineResources();
-        DebugSettings debug = new DebugSettings();
         Profiler profiler = new Profiler(microburst, artifacts);
         this.cluster = new ClusterApi(nimbus, machine);
         this.topologies = new TopologyApi(nimbus, machine, debug);
         this.components = new ComponentApi(nimbus, debug, profiler);
         this.streams = new StreamMetricsApi(nimbus);
         this.visualization = new Visualization(nimbus);
-        this.actions = new TopologyActions(nimbus, debug, new EventLogs(microburst, artifacts));
+        this.actions = new TopologyActions(nimbus, debug);
         this.profiling = new ProfilingApi(nimbus, profiler);
         this.runtime = new RuntimeApi(microburst);
     }

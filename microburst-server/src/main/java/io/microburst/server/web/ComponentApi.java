@@ -22,14 +22,14 @@ import org.apache.storm.utils.Utils;
 /**
  * Storm's UI REST {@code topology/ID/component/COMPONENT?window=&sys=}: the component's figures per window, its
  * input streams (bolts), output streams, executors (with capacity and worker log link), errors, debug options and the
- * profiling actions in progress. Stateless apart from the shared {@link DebugSettings} and {@link Profiler}; thread-safe.
+ * profiling actions in progress. Stateless apart from the shared {@link DebugSampling} and {@link Profiler}; thread-safe.
  */
 final class ComponentApi {
     private final Nimbus.Iface nimbus;
-    private final DebugSettings debug;
+    private final DebugSampling debug;
     private final Profiler profiler;
 
-    ComponentApi(Nimbus.Iface nimbus, DebugSettings debug, Profiler profiler) {
+    ComponentApi(Nimbus.Iface nimbus, DebugSampling debug, Profiler profiler) {
         this.nimbus = nimbus;
         this.debug = debug;
         this.profiler = profiler;

@@ -12,26 +12,23 @@ import org.apache.storm.generated.Nimbus;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
-import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TException;
 
 /**
  * The state-changing operations of Storm's UI REST API, with Storm's bodies and answers: {@code activate},
  * {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT} ({@link RebalanceBody}), {@code debug/ACTION/PCT} for
- * a topology or a component, and {@code logconfig} (GET and POST, Storm's {@code namedLoggerLevels}). A malformed
+ * a topology or a component ({@link DebugSampling}), and {@code logconfig} (GET and POST, Storm's {@code namedLoggerLevels}). A malformed
  * body or parameter is an {@link IllegalArgumentException} (HTTP 400). Stateless apart from the shared
- * {@link DebugSettings}; thread-safe.
+ * {@link DebugSampling}; thread-safe.
  */
 final class TopologyActions {
     private final Nimbus.Iface nimbus;
-    private final DebugSettings debug;
-    private final EventLogs events;
+    private final DebugSampling sampling;
 
-    TopologyActions(Nimbus.Iface nimbus, DebugSettings debug, EventLogs events) {
+    TopologyActions(Nimbus.Iface nimbus, DebugSampling sampling) {
         this.nimbus = nimbus;
-        this.debug = debug;
-        this.events = events;
+        this.sampling = sampling;
     }
 
     Map<String, Object> activate(String id, boolean active) throws TException {
@@ -59,7 +56,7 @@ final class TopologyActions {
 
     /**
      * Storm's {@code debug/enable|disable/PCT}: event logging of the topology, or of one component, at PCT percent of
-     * its emits, into {@link EventLogs}.
+     * its emits ({@link DebugSampling}, which Nimbus' Thrift {@code debug} shares).
      */
     Map<String, Object> debug(String id, String component, String action, String pct) throws TException {
         if (!"enable".equals(action) && !"disable".equals(action)) {
@@ -79,10 +76,8 @@ final class TopologyActions {
             && !topology.get_spouts().containsKey(component)) {
             throw new NotAliveException("Topology '" + id + "' has no component '" + component + "'");
         }
-        boolean enable = "enable".equals(action);
-        TopologyInfo info = nimbus.getTopologyInfo(id);
-        events.sample(info.get_id(), info.get_name(), TopologyHost.port(info), component, enable ? samplingPct : 0);
-        debug.set(id, component, enable, samplingPct);
+        sampling.debug(nimbus, nimbus.getTopologySummary(id).get_name(), component, "enable".equals(action),
+            samplingPct);
         return operation("debug/" + action, id);
     }
 

@@ -18,14 +18,14 @@ import org.apache.storm.utils.VersionInfo;
  * (emitted and transferred summed over every executor, acked, failed and complete latency over its spouts' trees), its
  * workers (one per topology here), spouts and bolts (bolts with Storm's capacity), debug options and configuration.
  * Resource fields are this process' truth: the assigned memory is the server's heap limit, nothing is requested.
- * Stateless apart from the shared {@link DebugSettings}; thread-safe.
+ * Stateless apart from the shared {@link DebugSampling}; thread-safe.
  */
 final class TopologyApi {
     private final Nimbus.Iface nimbus;
     private final MachineResources machine;
-    private final DebugSettings debug;
+    private final DebugSampling debug;
 
-    TopologyApi(Nimbus.Iface nimbus, MachineResources machine, DebugSettings debug) {
+    TopologyApi(Nimbus.Iface nimbus, MachineResources machine, DebugSampling debug) {
         this.nimbus = nimbus;
         this.machine = machine;
         this.debug = debug;

@@ -61,10 +61,11 @@ public final class WebServer implements AutoCloseable {
      * @param token the secret that state-changing requests must carry
      * @param tokenFile where a script finds the token, for the advice when it is missing
      * @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where profiling dumps go
+     * @param debug the server's debug sampling, shared with Nimbus' {@code debug}
      */
     public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, AllowedHosts allowed,
-                     String token, String tokenFile, Path artifacts) throws Exception {
-        this.api = new ApiRoutes(nimbus, cluster, artifacts);
+                     String token, String tokenFile, Path artifacts, DebugSampling debug) throws Exception {
+        this.api = new ApiRoutes(nimbus, cluster, artifacts, debug);
         this.metrics = new PrometheusMetrics(cluster);
         this.token = token;
         this.tokenFile = tokenFile;

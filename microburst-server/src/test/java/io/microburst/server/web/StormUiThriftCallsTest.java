@@ -2,6 +2,7 @@ package io.microburst.server.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.server.MicroburstServer;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The cluster-wide Nimbus calls Storm's UI server makes, over Thrift with storm-client's own {@link NimbusClient}:
  * {@code getSupervisorPageInfo}, {@code getTopologyHistory} and {@code getOwnerResourceSummaries} answer in Storm's
- * shape (the page calls {@code getTopologyPageInfo}, {@code getComponentPageInfo} and {@code getLogConfig} are
+ * shape, and {@code debug} sets the options the page infos and the REST API show (the page calls {@code getTopologyPageInfo}, {@code getComponentPageInfo} and {@code getLogConfig} are
  * tested with the server's web face).
  */
 @Timeout(120)
@@ -54,6 +55,15 @@ class StormUiThriftCallsTest {
                 assertEquals(System.getProperty("user.name"), owner.get_owner());
                 assertEquals(1, owner.get_total_topologies());
                 assertEquals(List.of(), nimbus.getOwnerResourceSummaries("nobody"));
+
+                nimbus.debug("asked", "split", true, 30);
+                assertEquals(30.0, nimbus.getComponentPageInfo(id, "split", ":all-time", false).get_debug_options()
+                    .get_samplingpct());
+                assertEquals(false, nimbus.getTopologyPageInfo(id, ":all-time", false).get_debug_options().is_enable());
+                RawHttp.Answer rest = RawHttp.send(server.uiPort(), "GET", "/api/v1/topology/" + id + "/component/split",
+                    "127.0.0.1:" + server.uiPort(), Map.of(), null);
+                assertTrue(rest.body().contains("\"debug\":true") && rest.body().contains("\"samplingPct\":30.0"),
+                    rest.body());
             }
         }
     }
