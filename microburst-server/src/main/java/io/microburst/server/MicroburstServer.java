@@ -108,6 +108,10 @@ public final class MicroburstServer implements AutoCloseable {
         conf.put(ServerConfig.UI_PORT, web.port());
         this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
             ServerConfig.logViewerPort(conf), allowedHosts));
+        // the UI's log links name the port in use (logviewer.port 0 picks a free one)
+        if (logViewer != null) {
+            conf.put(ServerConfig.LOGVIEWER_PORT, logViewer.port());
+        }
     }
 
     /** Deletes what is inside {@code folder} (nothing runs there yet), keeping the folder. */
@@ -144,7 +148,8 @@ public final class MicroburstServer implements AutoCloseable {
     private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
         try {
             return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
-                dir.resolve(UiToken.FILE).toString(), ServerConfig.httpMaxBodyBytes(conf));
+                dir.resolve(UiToken.FILE).toString(), workerLogs.root(), nimbus.debugSampling(),
+                ServerConfig.httpMaxBodyBytes(conf));
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }

@@ -3,10 +3,13 @@ package io.microburst.server;
 import io.microburst.MicroburstCluster;
 import io.microburst.server.nimbus.ClusterNimbus;
 import io.microburst.server.nimbus.SubmittedConf;
+import io.microburst.server.web.ClusterPageInfos;
+import io.microburst.server.web.DebugSampling;
 import io.microburst.server.web.PageInfos;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,9 +23,12 @@ import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.NimbusSummary;
 import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.OwnerResourceSummary;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
+import org.apache.storm.generated.SupervisorPageInfo;
+import org.apache.storm.generated.TopologyHistoryInfo;
 import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologyPageInfo;
 import org.apache.storm.generated.TopologySummary;
@@ -54,6 +60,7 @@ final class ServerNimbus extends ClusterNimbus {
     private final LogLevels logLevels;
     private final String advertisedHost;
     private final WorkerLogs workerLogs;
+    private final DebugSampling debugSampling;
     private volatile int advertisedPort;
     /** Class loaders of the topologies started here, closed once their topology is gone from the cluster. */
     private final Map<String, TopologyClassLoader> loaders = new ConcurrentHashMap<>();
@@ -62,6 +69,7 @@ final class ServerNimbus extends ClusterNimbus {
                  ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) {
         super(cluster);
         this.workerLogs = workerLogs;
+        this.debugSampling = new DebugSampling(cluster, workerLogs.root());
         this.microburst = cluster;
         this.serverConf = serverConf;
         this.uploads = uploads;
@@ -330,15 +338,44 @@ final class ServerNimbus extends ClusterNimbus {
         return new NimbusSummary(advertisedHost, advertisedPort, uptimeSecs(), true, VersionInfo.getVersion());
     }
 
+    /** Storm's debug event sampling, shared with the web server's REST API. */
+    DebugSampling debugSampling() {
+        return debugSampling;
+    }
+
+    @Override
+    public void debug(String name, String component, boolean enable, double samplingPercentage) throws TException {
+        debugSampling.debug(this, name, component, enable, samplingPercentage);
+    }
+
     @Override
     public TopologyPageInfo getTopologyPageInfo(String id, String window, boolean includeSys) throws TException {
-        return PageInfos.topology(this, id, window);
+        TopologyPageInfo page = PageInfos.topology(this, id, window);
+        page.set_debug_options(debugSampling.options(page.get_id(), null));
+        return page;
     }
 
     @Override
     public ComponentPageInfo getComponentPageInfo(String id, String component, String window, boolean includeSys)
         throws TException {
-        return PageInfos.component(this, id, component, window);
+        ComponentPageInfo page = PageInfos.component(this, id, component, window);
+        page.set_debug_options(debugSampling.options(page.get_topology_id(), component));
+        return page;
+    }
+
+    @Override
+    public SupervisorPageInfo getSupervisorPageInfo(String id, String host, boolean includeSys) throws TException {
+        return ClusterPageInfos.supervisor(this, id, host);
+    }
+
+    @Override
+    public TopologyHistoryInfo getTopologyHistory(String user) throws TException {
+        return ClusterPageInfos.history(this);
+    }
+
+    @Override
+    public List<OwnerResourceSummary> getOwnerResourceSummaries(String owner) throws TException {
+        return ClusterPageInfos.owners(this, owner);
     }
 
     @Override

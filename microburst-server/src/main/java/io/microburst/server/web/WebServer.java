@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +17,6 @@ import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.thrift.TException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Handler;
@@ -44,22 +44,13 @@ public final class WebServer implements AutoCloseable {
     /** The server's setting for the largest request body an HTTP port reads, for the 413 answer. */
     public static final String HTTP_MAX_BODY_BYTES = "microburst.server.http.max.body.bytes";
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
-    private static final Pattern TOPOLOGY = Pattern.compile("/api/v1/topology/([^/]+)");
-    private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
-    private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
-    private static final Pattern RUNTIME = Pattern.compile("/api/v1/topology/([^/]+)/runtime");
+    private static final Pattern WAITLESS = Pattern.compile("/api/v1/topology/([^/]+)/(kill|rebalance)/?");
     private static final Pattern GRAPH = Pattern.compile("/api/v1/topology/([^/]+)/graph");
     private static final Pattern FLAME = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)/flamegraph");
-    /** Storm's paths: {@code activate}, {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT}. */
-    private static final Pattern ACTION = Pattern.compile(
-        "/api/v1/topology/([^/]+)/(?:(activate|deactivate)|(kill|rebalance)/([^/]+))");
-    private static final Pattern WAITLESS = Pattern.compile("/api/v1/topology/([^/]+)/(kill|rebalance)/?");
 
     private final JettyServer http;
-    private final RestApi api;
-    private final Visualization visualization;
+    private final ApiRoutes api;
     private final PrometheusMetrics metrics;
-    private final RuntimeApi runtime;
     private final GraphApi graph;
     private final FlameGraphApi flame;
     private final PageFiles pages;
@@ -73,14 +64,15 @@ public final class WebServer implements AutoCloseable {
      * @param allowed host names accepted besides the address it serves
      * @param token the secret that state-changing requests must carry
      * @param tokenFile where a script finds the token, for the advice when it is missing
+     * @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where profiling dumps go
+     * @param debug the server's debug sampling, shared with Nimbus' {@code debug}
      * @param maxBodyBytes the largest request body read ({@value #HTTP_MAX_BODY_BYTES}); larger ones are answered 413
      */
     public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, AllowedHosts allowed,
-                     String token, String tokenFile, long maxBodyBytes) throws Exception {
-        this.api = new RestApi(nimbus);
-        this.visualization = new Visualization(nimbus);
+                     String token, String tokenFile, Path artifacts, DebugSampling debug, long maxBodyBytes)
+        throws Exception {
+        this.api = new ApiRoutes(nimbus, cluster, artifacts, debug);
         this.metrics = new PrometheusMetrics(cluster);
-        this.runtime = new RuntimeApi(cluster);
         this.graph = new GraphApi(nimbus, cluster);
         this.flame = new FlameGraphApi(cluster);
         this.pages = new PageFiles(token);
@@ -132,31 +124,30 @@ public final class WebServer implements AutoCloseable {
             return true;
         }
 
-        private void get(Request request, Response response, Callback callback, String path)
-            throws TException, IOException, InterruptedException {
+        private void get(Request request, Response response, Callback callback, String path) throws Exception {
             Fields query = QueryParameters.of(request);
             QueryParameters.flag(query, "sys");
-            String window = query.getValue("window");
             Matcher m;
             PageFiles.File file;
-            if (path.equals("/api/v1/cluster/summary")) {
-                json(response, callback, 200, api.clusterSummary());
-            } else if (path.equals("/api/v1/topology/summary")) {
-                json(response, callback, 200, api.topologySummary());
-            } else if ((m = FLAME.matcher(path)).matches()) {
-                json(response, callback, 200, flame.of(m.group(1), m.group(2),
-                    Request.extractQueryParameters(request).getValue("seconds")));
-            } else if ((m = COMPONENT.matcher(path)).matches()) {
-                json(response, callback, 200, api.component(m.group(1), m.group(2), window));
-            } else if ((m = VISUALIZATION.matcher(path)).matches()) {
-                json(response, callback, 200, visualization.of(m.group(1)));
-            } else if ((m = RUNTIME.matcher(path)).matches()) {
-                json(response, callback, 200, runtime.of(m.group(1)));
-            } else if ((m = GRAPH.matcher(path)).matches()) {
+            if ((m = GRAPH.matcher(path)).matches()) {
                 json(response, callback, 200, graph.of(m.group(1)));
-            } else if ((m = TOPOLOGY.matcher(path)).matches()) {
-                json(response, callback, 200, api.topology(m.group(1), window));
-            } else if (path.equals("/metrics")) {
+                return;
+            } else if ((m = FLAME.matcher(path)).matches()) {
+                json(response, callback, 200, flame.of(m.group(1), m.group(2), query.getValue("seconds")));
+                return;
+            }
+            if (path.startsWith("/api/v1/")) {
+                if (ApiRoutes.acts(path) && !tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
+                    json(response, callback, 403, noToken("GET", path));
+                    return;
+                }
+                Map<String, Object> answer = api.get(path, query);
+                if (answer != null) {
+                    json(response, callback, 200, answer);
+                    return;
+                }
+            }
+            if (path.equals("/metrics")) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 metrics.write(out);
                 send(response, callback, 200, metrics.contentType(), out.toByteArray());
@@ -168,39 +159,29 @@ public final class WebServer implements AutoCloseable {
         }
 
         private void post(Request request, Response response, Callback callback, String path) throws Exception {
-            Matcher m = ACTION.matcher(path);
-            if (!m.matches()) {
+            if (!ApiRoutes.isAction(path)) {
                 Matcher waitless = WAITLESS.matcher(path);
                 json(response, callback, 404, error(404, waitless.matches()
                     ? "no such operation: " + path + "; Storm's path is " + path.replaceAll("/$", "")
                     + "/WAIT_SECONDS (for example /" + waitless.group(2) + "/30; 0 for at once)"
-                    : "no such operation: " + path + " (use /api/v1/topology/ID/activate, /deactivate, /kill/WAIT_SECONDS "
-                    + "or /rebalance/WAIT_SECONDS)"));
+                    : "no such operation: " + path + " (use /api/v1/topology/ID/activate, /deactivate, /kill/WAIT_SECONDS, "
+                    + "/rebalance/WAIT_SECONDS, /logconfig, /debug/enable|disable/PERCENT or "
+                    + "/component/COMPONENT/debug/enable|disable/PERCENT)"));
                 return;
             }
             if (!tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
-                json(response, callback, 403, error(403, "POST " + path + " changes state and needs the server's token "
-                    + "in the " + TOKEN_HEADER + " header: it is in the file " + tokenFile + " (readable by the server's "
-                    + "user), e.g. curl -X POST -H \"" + TOKEN_HEADER + ": $(cat " + tokenFile + ")\" URL"));
+                json(response, callback, 403, noToken("POST", path));
                 return;
             }
-            String id = m.group(1);
-            Map<String, Object> result = switch (m.group(2) != null ? m.group(2) : m.group(3)) {
-                case "activate" -> api.activate(id, true);
-                case "deactivate" -> api.activate(id, false);
-                case "kill" -> api.kill(id, waitSecs(m.group(4)));
-                default -> api.rebalance(id, waitSecs(m.group(4)), RequestBody.read(request, maxBodyBytes,
-                    "the rebalance request for topology '" + id + "'", HTTP_MAX_BODY_BYTES));
-            };
-            json(response, callback, 200, result);
+            json(response, callback, 200, api.post(path, () -> RequestBody.read(request, maxBodyBytes,
+                "the body of POST " + path, HTTP_MAX_BODY_BYTES)));
         }
-    }
 
-    private static int waitSecs(String wait) {
-        if (!wait.matches("\\d{1,9}")) {
-            throw new IllegalArgumentException("the wait time must be a whole number of seconds, 0 or more: '" + wait + "'");
+        private Map<String, Object> noToken(String method, String path) {
+            return error(403, method + " " + path + " changes state and needs the server's token "
+                + "in the " + TOKEN_HEADER + " header: it is in the file " + tokenFile + " (readable by the server's "
+                + "user), e.g. curl -X " + method + " -H \"" + TOKEN_HEADER + ": $(cat " + tokenFile + ")\" URL");
         }
-        return Integer.parseInt(wait);
     }
 
     private boolean tokenMatches(String given) {
