@@ -358,7 +358,8 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     }
 
     /** Restarts after a failure: a fresh instance, opened and activated like the first. */
-    public void restart() {
+    @Override
+    void restart() {
         abandonPending();
         closeQuietly();
         activated = false;
