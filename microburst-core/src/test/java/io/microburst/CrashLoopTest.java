@@ -125,7 +125,9 @@ class CrashLoopTest {
             } else {
                 assertEquals(0, spout.fails.get(), "fails: no tuple reached an instance, so none failed");
             }
-            assertTrue(cpuShare < 0.2, "the topology's threads used " + cpuShare + " of a core while backing off");
+            // a spinning thread takes a whole core when it can; parked ones (and a producer waiting for room in a full
+            // queue, in parks of up to 100 us) take a few percent
+            assertTrue(cpuShare < 0.5, "the topology's threads used " + cpuShare + " of a core while backing off");
         }
     }
 
