@@ -33,12 +33,14 @@ public final class MicroburstConfig {
     /** Integer, default 60: the window, in seconds, over which task failures are counted for {@link #TASK_FAILURE_LIMIT}. */
     public static final String TASK_FAILURE_WINDOW_SECS = ConfigKeys.TASK_FAILURE_WINDOW_SECS;
     /**
-     * Integer, default 100: milliseconds to wait before a failed task is replaced by a fresh instance. The wait doubles
-     * each time the task fails again without having done any work since its restart, up to
-     * {@link #TASK_RESTART_BACKOFF_MAX_MS}.
+     * Integer, default 100: the backoff of a task in a crash loop. A failed task is replaced by a fresh instance at once
+     * when it did work (executed or emitted a tuple) since its last replacement; when it fails again without any (in
+     * prepare, or on every tuple), it is in a crash loop, reported as such among its errors, and replaced after this
+     * many milliseconds, doubled for each further failure in a row, up to {@link #TASK_RESTART_BACKOFF_MAX_MS}. Tuples
+     * for a task being replaced wait for it (its producers are held back as by a full queue); they do not fail.
      */
     public static final String TASK_RESTART_BACKOFF_MS = ConfigKeys.TASK_RESTART_BACKOFF_MS;
-    /** Integer, default 10000: the longest wait before a failed task is replaced (see {@link #TASK_RESTART_BACKOFF_MS}). */
+    /** Integer, default 10000: the longest crash-loop backoff of a failed task (see {@link #TASK_RESTART_BACKOFF_MS}). */
     public static final String TASK_RESTART_BACKOFF_MAX_MS = ConfigKeys.TASK_RESTART_BACKOFF_MAX_MS;
     /** Boolean, default false: tune topology.max.spout.pending at run time (Storm @Twitter, section 3.3.3). */
     public static final String MAX_SPOUT_PENDING_AUTOTUNE = ConfigKeys.MAX_SPOUT_PENDING_AUTOTUNE;

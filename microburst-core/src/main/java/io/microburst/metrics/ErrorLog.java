@@ -23,10 +23,15 @@ public final class ErrorLog {
     }
 
     /** Records an error with its stack trace, the reporting task and the time. */
-    public synchronized void add(String componentId, int taskId, Throwable error) {
+    public void add(String componentId, int taskId, Throwable error) {
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
-        ErrorInfo info = new ErrorInfo("task " + taskId + ": " + trace, (int) (System.currentTimeMillis() / 1000));
+        add(componentId, taskId, trace.toString());
+    }
+
+    /** Records an error of the runtime's own about a task (no stack trace: the message says it all). */
+    public synchronized void add(String componentId, int taskId, String message) {
+        ErrorInfo info = new ErrorInfo("task " + taskId + ": " + message, (int) (System.currentTimeMillis() / 1000));
         info.set_host(host);
         info.set_port(port);
         Deque<ErrorInfo> errors = byComponent.computeIfAbsent(componentId, k -> new ArrayDeque<>());

@@ -1,6 +1,10 @@
 package io.microburst.reliability;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * A spout task's trees that are still pending, in two time buckets rotated once per message timeout, so a tree
@@ -13,18 +17,37 @@ public final class PendingTrees {
     private final TupleTree[] heads = new TupleTree[2];
     private int newest;
     private int size;
+    /** Completed trees of an abandoned instance, still on their way to the owner (see {@link #abandon}). */
+    private final Set<TupleTree> abandoned = Collections.newSetFromMap(new IdentityHashMap<>());
 
     public void add(TupleTree tree) {
         link(tree, newest);
         size++;
     }
 
-    /** Removes a tree if it is still listed. */
-    public void remove(TupleTree tree) {
+    /**
+     * Removes a tree if it is still listed. Returns false only for a tree that was {@link #abandon abandoned} on its
+     * way to the owner, whose outcome then goes nowhere; true otherwise (also for a tree that rotation unlinked).
+     */
+    public boolean remove(TupleTree tree) {
         if (tree.bucket >= 0) {
             unlink(tree);
             size--;
+            return true;
         }
+        return abandoned.isEmpty() || !abandoned.remove(tree);
+    }
+
+    /**
+     * The owner's instance failed: unlinks every tree, asking {@code expire} to expire each; a tree it cannot expire has
+     * completed and is on its way to the owner, and {@link #remove} will say so when it arrives.
+     */
+    public void abandon(Predicate<TupleTree> expire) {
+        clear(tree -> {
+            if (!expire.test(tree)) {
+                abandoned.add(tree);
+            }
+        });
     }
 
     public int size() {

@@ -78,4 +78,25 @@ class PendingTreesTest {
         pending.rotate(8 * T, T, expired::add);
         assertEquals(List.of(kept), expired);
     }
+
+    @Test
+    void anAbandonedTreeOnItsWayToTheOwnerIsToldApartFromOneRotationUnlinked() {
+        PendingTrees pending = new PendingTrees();
+        TupleTree stillPending = tree(1);
+        TupleTree completed = tree(2);
+        TupleTree rotatedOut = tree(3);
+        pending.add(rotatedOut);
+        pending.rotate(T, T, t -> { });
+        pending.rotate(2 * T, T, t -> { }); // unlinked by rotation while its completion is on its way
+        pending.add(stillPending);
+        pending.add(completed);
+        completed.xor(1); // acked: leaves PENDING, then reaches its owner later
+        List<TupleTree> expired = new ArrayList<>();
+        pending.abandon(t -> t.expire() && expired.add(t));
+        assertEquals(List.of(stillPending), expired);
+        assertEquals(0, pending.size());
+        assertTrue(!pending.remove(completed), "the completed tree of the abandoned instance goes nowhere");
+        assertTrue(pending.remove(completed), "once: it is forgotten after");
+        assertTrue(pending.remove(rotatedOut), "a tree rotation unlinked is still reported");
+    }
 }

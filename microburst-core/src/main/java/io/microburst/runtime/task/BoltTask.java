@@ -170,8 +170,8 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
     /** The copy for tasks at an even fused depth (0 for a bolt with executors of its own, run from its queue). */
     void executeEven(Link link, List<Object> values, MessageId id) {
         RoutedTuple tuple = link.tuple(values, id);
-        if (!up) {
-            BoltAcks.failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
+        if (!up && !replacement.await(id)) {
+            BoltAcks.failTree(tuple); // waited for a replacement, and a stop or halt came first: the tuple fails back
             return;
         }
         boolean sampled = ++sampleCounter >= samplePeriod;
@@ -201,8 +201,8 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
     /** The copy for tasks at an odd fused depth: line for line the same as {@link #executeEven}. */
     void executeOdd(Link link, List<Object> values, MessageId id) {
         RoutedTuple tuple = link.tuple(values, id);
-        if (!up) {
-            BoltAcks.failTree(tuple); // the instance died and is waiting to be replaced: the tuple fails back at once
+        if (!up && !replacement.await(id)) {
+            BoltAcks.failTree(tuple); // waited for a replacement, and a stop or halt came first: the tuple fails back
             return;
         }
         boolean sampled = ++sampleCounter >= samplePeriod;
@@ -373,7 +373,8 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
     }
 
     /** Restarts after a failure: a fresh instance, prepared like the first. */
-    public void restart() {
+    @Override
+    void restart() {
         acks.held.failAll();
         cleanupQuietly();
         start();

@@ -256,11 +256,13 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         inbox.completeTree(tree);
     }
 
-    /** Spout thread: reports a completed tree to the spout. */
+    /** Spout thread: reports a completed tree to the spout, unless a failed instance emitted it (as in Storm). */
     @Override
     public void finishTree(TupleTree tree) {
-        pending.remove(tree);
         inFlight--;
+        if (!pending.remove(tree)) {
+            return;
+        }
         int stream = tree.streamIndex();
         long nanos = Sampling.sinceEmit(tree);
         if (tree.state() == TupleTree.ACKED && !tree.misused()) {
@@ -340,25 +342,21 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         return polled;
     }
 
-    /** Un-acked trees of this task, as {@link SpoutOutputCollector#getPendingCount()} reports. */
-    int inFlight() {
-        return inFlight;
-    }
-
     /**
-     * The instance failed: its pending trees are abandoned (their message ids belong to the dead instance), so
-     * late acks are ignored and the count no longer holds nextTuple back.
+     * The instance failed: its pending trees are abandoned (their message ids belong to the dead instance): the next
+     * hears of none, even of those completed and on their way, and the count no longer holds nextTuple back.
      */
     void abandonPending() {
-        pending.clear(tree -> {
-            if (tree.expire()) {
-                inFlight--;
-            }
+        pending.abandon(tree -> {
+            boolean expired = tree.expire();
+            inFlight -= expired ? 1 : 0;
+            return expired;
         });
     }
 
     /** Restarts after a failure: a fresh instance, opened and activated like the first. */
-    public void restart() {
+    @Override
+    void restart() {
         abandonPending();
         closeQuietly();
         activated = false;

@@ -27,6 +27,9 @@ public interface TaskHost {
     /** Whether spouts should be active now. */
     boolean isActive();
 
+    /** Whether the topology halted (see {@code Supervisor}): no failed task is replaced then. */
+    boolean isHalted();
+
     /** A fresh context for a task's new instance; forgets the metrics its previous instance registered. */
     TopologyContext newTaskContext(TaskRunner task);
 

@@ -40,19 +40,16 @@ public abstract class TaskRunner implements Resident {
     /** Whether tuple trees are tracked: read on every emit, so a field of the task itself. */
     final boolean acking;
     final ComponentPlan component;
-
     /** The component this task belongs to, as planned. Any thread. */
     public final ComponentPlan component() {
         return component;
     }
     final int taskId;
-
     /** This task's id. Any thread. */
     public final int taskId() {
         return taskId;
     }
     final TaskStats stats;
-
     /** This task's counters: written by its executor's thread, read by any (see TaskStats). */
     public final TaskStats stats() {
         return stats;
@@ -70,6 +67,12 @@ public abstract class TaskRunner implements Resident {
     TopologyContext context;
     List<ITaskHook> hooks = List.of();
     boolean up;
+    final Replacement replacement = new Replacement(this);
+
+    /** When a failed instance is replaced (see {@link Replacement}; the executor's thread). */
+    public final Replacement replacement() {
+        return replacement;
+    }
     private long seed;
 
     // Targets of the emit in progress, when it has other than one (see chooseTargets).
@@ -109,9 +112,7 @@ public abstract class TaskRunner implements Resident {
         }
     }
 
-    /**
-     * Names the task of the emitDirect in progress: the emit it calls next takes it through {@link #takeDirectTask()}.
-     */
+    /** Names the task of the emitDirect in progress: the emit it calls next takes it ({@link #takeDirectTask()}). */
     final void directTo(int taskId, String streamId) {
         if (taskId < 0) {
             throw new IllegalArgumentException("Component '" + componentId() + "' called emitDirect to task " + taskId
@@ -335,7 +336,8 @@ public abstract class TaskRunner implements Resident {
 
     /** Opens or prepares a fresh instance; a failure is reported and the task retried later. */
     public abstract void start();
-
+    /** Replaces a failed instance with a fresh one, opened or prepared like the first (see {@link Replacement}). */
+    abstract void restart();
     /** Closes or cleans up the instance, on the executor's thread, when the topology stops. */
     public abstract void shutdown();
 
@@ -347,12 +349,10 @@ public abstract class TaskRunner implements Resident {
     volatile boolean barredByStop;
     /** Set by the stopping thread before it interrupts this task's thread (see {@link #failed}). */
     private volatile boolean interruptedByStop;
-
     /** The stopping thread gives up on this task's thread (see {@link #barredByStop}). Stopping thread only. */
     public final void barByStop() {
         barredByStop = true;
     }
-
     /** The stopping thread is about to interrupt this task's thread (see {@link #failed}). Stopping thread only. */
     public final void markInterruptedByStop() {
         interruptedByStop = true;
@@ -370,6 +370,7 @@ public abstract class TaskRunner implements Resident {
      */
     public final void failed(Throwable error, String phase) {
         up = false;
+        replacement.cancel();
         if (barredByStop || interruptedByStop && StopInterrupt.causedBy(error)) {
             return;
         }

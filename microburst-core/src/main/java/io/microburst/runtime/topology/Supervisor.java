@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.ErrorLog;
 import io.microburst.runtime.clock.SharedTimer;
-import io.microburst.runtime.task.BoltTask;
+import io.microburst.runtime.task.Replacement;
 import io.microburst.runtime.task.SpoutTask;
 import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskRunner;
@@ -18,16 +18,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The failure policy of one topology, by default Storm's: every error is recorded, and a task whose user code threw is
- * replaced by a fresh instance on its own executor's thread, forever. The wait before a restart is
- * {@code microburst.task.restart.backoff.ms}; it doubles each time a task fails again without having done any work
- * since its last restart (a crash loop: failing in prepare, or on every tuple), up to
- * {@code microburst.task.restart.backoff.max.ms}, and a task that fails after doing work is restarted after the first
- * wait again. Tuples that reach a task while it is down fail back to their spouts, which replay them. Only when the
- * user sets {@code microburst.task.failure.limit} does a task failing more than that many times within
+ * replaced by a fresh instance on its own executor's thread, forever. The first replacement after a failure that
+ * followed work (a tuple executed, or emitted by a spout) is immediate; a task that fails again without doing any work
+ * since (a crash loop: failing in prepare, or on every tuple) is reported as being in a crash loop and replaced after
+ * {@code microburst.task.restart.backoff.ms}, doubled for each further failure in a row, up to
+ * {@code microburst.task.restart.backoff.max.ms}. Tuples that reach a task before its replacement wait for it (see
+ * {@link Replacement}); only the tuple being executed and the ones the instance held fail. Only when the user sets
+ * {@code microburst.task.failure.limit} does a task failing more than that many times within
  * {@code microburst.task.failure.window.secs} halt its topology, with an error naming the task and cause. The engine
  * never calls System.exit.
  *
- * <p>Threading: any thread (executor threads, threads of the user's own, the timer).
+ * <p>Threading: any thread (executor threads, threads of the user's own, the timer); a task's failures are reported
+ * on its executor's thread.
  */
 final class Supervisor {
     private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
@@ -66,9 +68,15 @@ final class Supervisor {
         this.errors = errors;
     }
 
-    /** The wait before a restart after {@code inARow} failures without work in between (1 for the first). */
+    /**
+     * The wait before a replacement after {@code inARow} failures without work in between (1 for the first): none for
+     * the first, then {@code base} doubled for each further one, up to {@code max}.
+     */
     static long backoff(long base, long max, long inARow) {
-        long shift = Math.min(inARow - 1, 30);
+        if (inARow <= 1) {
+            return 0;
+        }
+        long shift = Math.min(inARow - 2, 30);
         return Math.min(max, base << shift);
     }
 
@@ -107,29 +115,43 @@ final class Supervisor {
         }
         long work = workDone(task);
         long[] loop = crashLoops.computeIfAbsent(task.taskId(), k -> new long[] {-1, 0});
-        long delay;
+        long inARow;
         synchronized (loop) {
             loop[1] = work == loop[0] ? loop[1] + 1 : 1;
             loop[0] = work;
-            delay = backoff(restartBackoffMs, maxBackoffMs, loop[1]);
+            inARow = loop[1];
         }
-        timer.after(delay, () -> task.inbox().postForTask(task, () -> {
-            if (board.isHalted()) {
-                return;
-            }
-            if (task instanceof SpoutTask s) {
-                s.restart();
-            } else {
-                ((BoltTask) task).restart();
-            }
-        }));
+        long delay = backoff(restartBackoffMs, maxBackoffMs, inARow);
+        if (inARow > 1) {
+            reportCrashLoop(task, inARow, delay);
+        }
+        long ticket = task.replacement().plan(delay);
+        Runnable replace = () -> task.inbox().postForTask(task, () -> task.replacement().replaceIfDue(ticket));
+        if (delay == 0) {
+            replace.run();
+        } else {
+            timer.after(delay, replace);
+        }
     }
 
-    /** Tuples the task executed or emitted so far; read on the task's own thread, where failures are reported. */
+    private void reportCrashLoop(TaskRunner task, long inARow, long delay) {
+        String message = "Task " + task.taskId() + " of component '" + task.componentId() + "' in topology "
+            + topologyName + " is in a crash loop: it failed " + inARow + " times in a row without doing any work in "
+            + "between; backing off for " + delay + " ms before replacing it (its tuples wait meanwhile)";
+        LOG.error(message);
+        errors.add(task.componentId(), task.taskId(), message);
+    }
+
+    /**
+     * The work a task did so far: the tuples a bolt executed, or a spout emitted. Read on the task's own thread, where
+     * failures are reported.
+     */
     private static long workDone(TaskRunner task) {
         long work = task.stats().executedTotal();
-        for (int s = 0; s < task.stats().outStreamCount(); s++) {
-            work += task.stats().emitted(s);
+        if (task instanceof SpoutTask) {
+            for (int s = 0; s < task.stats().outStreamCount(); s++) {
+                work += task.stats().emitted(s);
+            }
         }
         return work;
     }

@@ -89,6 +89,11 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     }
 
     @Override
+    public boolean isHalted() {
+        return board.isHalted();
+    }
+
+    @Override
     public TopologyContext newTaskContext(TaskRunner task) {
         return resources.newTaskContext(task, placement.executorOf(task));
     }
