@@ -3,10 +3,12 @@ package io.microburst.runtime.executor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import io.microburst.plan.DecisionCheck;
 import io.microburst.plan.PlacementPolicy;
 import io.microburst.runtime.cost.BalanceWindow;
 import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.Inbox;
+import io.microburst.runtime.task.SpoutTask;
 import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskRunner;
 import org.slf4j.Logger;
@@ -19,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * class measures (the window's length and parked time, each fused task's sampled execute time and executes counted);
  * {@link PlacementPolicy#decide} decides. The same cut chosen in two windows in a row is needed, so a warm-up window
  * decides nothing alone.
+ *
+ * <p>Every cut is checked by its outcome ({@link CutCheck}): the window after the move is a warm-up, the next one is
+ * measured as the one that decided was (the moved task's tuples a second, and the complete latency of this thread's
+ * spouts), and {@link DecisionCheck#judge} keeps or undoes it. An undone cut is refused from then on until the load at
+ * that task changes ({@link ExecutorHost#cutRefused}).
  *
  * <p>Threading: the executor's own thread only; it publishes whether the executor was busy through
  * {@link Inbox#busy}.
@@ -39,21 +46,28 @@ public final class Balancer {
     private final PlacementPolicy.Mode mode;
     private final LongSupplier clock;
     private final int cores;
+    private final ExecutorHost host;
+    private final long queueTuples;
+    private final SpoutWindow spouts = new SpoutWindow();
+    private final CutCheck check;
     private long windowStartNanos;
     private long windowParkedNanos;
     private BoltTask cutCandidate;
 
-    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode) {
-        this(inbox, board, mode, System::nanoTime, CORES);
+    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples) {
+        this(inbox, board, host, queueTuples, System::nanoTime, CORES);
     }
 
     /** With a clock and a core count of the caller's (tests drive it with a fake clock). */
-    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode, LongSupplier clock, int cores) {
+    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples, LongSupplier clock, int cores) {
         this.inbox = inbox;
         this.board = board;
-        this.mode = mode;
+        this.host = host;
+        this.mode = host.placementMode();
+        this.queueTuples = queueTuples;
         this.clock = clock;
         this.cores = cores;
+        this.check = new CutCheck(host);
     }
 
     private static long clockNanos() {
@@ -87,6 +101,8 @@ public final class Balancer {
         windowParkedNanos = parkedNanos;
         List<BoltTask> fused = new ArrayList<>();
         List<PlacementPolicy.Point> points = new ArrayList<>();
+        spouts.close(tasks);
+        check.windowClosed(elapsed, spouts.completeLatencyNanos());
         for (TaskRunner t : tasks) {
             if (t instanceof BoltTask b && b.isFused()) {
                 b.window().close(b.stats(), b.slowStreak()); // every window, so each covers one period
@@ -97,7 +113,9 @@ public final class Balancer {
                 points.add(new PlacementPolicy.Point(b.componentId() + "[" + b.taskId() + "]", w.tuples(), spent));
             }
         }
-        decide(new PlacementPolicy.Window(elapsed, parked, points), fused, cores);
+        PlacementPolicy.Tracking tracking = spouts.acked()
+            ? new PlacementPolicy.Tracking(true, spouts.maxInFlight(), queueTuples) : PlacementPolicy.Tracking.NONE;
+        decide(new PlacementPolicy.Window(elapsed, parked, points, tracking), fused, cores);
     }
 
     /**
@@ -112,13 +130,71 @@ public final class Balancer {
             LOG.debug("Executor {}: {} -> {}", inbox, window, cut);
         }
         BoltTask best = cut == null ? null : fused.get(cut.point());
+        double rate = best == null ? 0 : rate(window.points().get(cut.point()).tuples(), window.elapsedNanos());
+        if (best != null && (check.checking() || host.cutRefused(best.componentId(), rate))) {
+            best = null; // one decision checked at a time; an undone cut waits for its load to change
+        }
         if (best == null) {
             cutCandidate = null;
         } else if (best == cutCandidate) {
             cutCandidate = null;
+            check.cutMade(best, rate, spouts.completeLatencyNanos(), cut.gain());
             inbox.requestDefuse(best, cut.reason());
         } else {
             cutCandidate = best;
+        }
+    }
+
+    static double rate(long tuples, long elapsedNanos) {
+        return elapsedNanos <= 0 ? 0 : tuples * 1e9 / elapsedNanos;
+    }
+
+    /**
+     * The acked spouts of this thread over the window: whether they completed trees, how many they may have pending,
+     * and their mean sampled complete latency. Executor thread only.
+     */
+    static final class SpoutWindow {
+        private long acked;
+        private long completeNanos;
+        private long completeSamples;
+        private boolean trackedNow;
+        private long maxInFlight;
+        private double latency = -1;
+
+        void close(TaskRunner[] tasks) {
+            long a = 0;
+            long n = 0;
+            long s = 0;
+            long bound = 0;
+            boolean unbounded = false;
+            for (TaskRunner t : tasks) {
+                if (t instanceof SpoutTask spout) {
+                    a += spout.stats().spoutAckedTotal();
+                    n += spout.stats().completeNanosTotal();
+                    s += spout.stats().completeSamplesTotal();
+                    unbounded |= spout.maxPending() <= 0;
+                    bound += spout.maxPending();
+                }
+            }
+            trackedNow = a > acked;
+            latency = s > completeSamples ? (double) (n - completeNanos) / (s - completeSamples) : -1;
+            maxInFlight = unbounded ? 0 : bound;
+            acked = a;
+            completeNanos = n;
+            completeSamples = s;
+        }
+
+        boolean acked() {
+            return trackedNow;
+        }
+
+        long maxInFlight() {
+            return maxInFlight;
+        }
+
+        /** Mean sampled complete latency over the window, or -1 when nothing completed. */
+        double completeLatencyNanos() {
+            return trackedNow ? latency : -1;
         }
     }
 

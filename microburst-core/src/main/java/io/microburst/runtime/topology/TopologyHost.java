@@ -50,6 +50,37 @@ final class TopologyHost implements TaskHost, ExecutorHost {
         this.timers = timers;
     }
 
+    /** Cuts undone, by component, with the rate at the cut when it was undone; any thread. */
+    private final java.util.Map<String, Double> refusedCuts = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Restores the start layout after an undone cut; set by the topology before its executors start. */
+    private volatile Runnable restoreLayout = () -> { };
+
+    /** What restores the layout the topology started in (see {@link #undoCut}); the starting thread. */
+    void onUndoCut(Runnable restore) {
+        this.restoreLayout = restore;
+    }
+
+    @Override
+    public boolean cutRefused(String componentId, double rate) {
+        Double atUndo = refusedCuts.get(componentId);
+        if (atUndo == null) {
+            return false;
+        }
+        if (io.microburst.plan.DecisionCheck.loadChanged(atUndo, rate)) {
+            refusedCuts.remove(componentId);
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public void undoCut(String componentId, double rateBefore, String why) {
+        refusedCuts.put(componentId, rateBefore);
+        LOG.warn("Topology {}: {}; the layout it started in is restored (its executors start afresh, as after a "
+            + "rebalance), and that cut is not made again until the load there changes", plan.name(), why);
+        restoreLayout.run();
+    }
+
     @Override
     public PlacementPolicy.Mode placementMode() {
         return PlacementPolicy.Mode.of(plan.conf());
