@@ -52,6 +52,7 @@ public final class Balancer {
     private final CutCheck check;
     private long windowStartNanos;
     private long windowParkedNanos;
+    private long windowIdleNanos;
     private BoltTask cutCandidate;
 
     Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples) {
@@ -90,19 +91,23 @@ public final class Balancer {
 
     /**
      * Closes a window: {@code parkedNanos} is the executor's total time idle so far (parked, or waiting for room in a
-     * full consumer). Asks the inbox to move the task
+     * full consumer), {@code idleNanos} the part of it parked for want of work. Asks the inbox to move the task
      * at which to cut the chain, when the same one was chosen in the window before.
      */
-    void balance(TaskRunner[] tasks, long parkedNanos) {
+    void balance(TaskRunner[] tasks, long parkedNanos, long idleNanos) {
         long now = clock.getAsLong();
         long elapsed = now - windowStartNanos;
         long parked = parkedNanos - windowParkedNanos;
+        long idle = idleNanos - windowIdleNanos;
         windowStartNanos = now;
         windowParkedNanos = parkedNanos;
+        windowIdleNanos = idleNanos;
         List<BoltTask> fused = new ArrayList<>();
         List<PlacementPolicy.Point> points = new ArrayList<>();
         spouts.close(tasks);
-        check.windowClosed(elapsed, spouts.completeLatencyNanos());
+        // a thread that parked for want of work measures its input, not its layout: such a window judges no cut
+        boolean inputBound = idle >= elapsed * PlacementPolicy.MAX_IDLE_SHARE;
+        check.windowClosed(elapsed, inputBound, spouts.completeLatencyNanos());
         for (TaskRunner t : tasks) {
             if (t instanceof BoltTask b && b.isFused()) {
                 b.window().close(b.stats(), b.slowStreak()); // every window, so each covers one period

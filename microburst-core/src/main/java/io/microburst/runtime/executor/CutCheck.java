@@ -8,7 +8,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks one cut by its outcome, for the {@link Balancer} of the executor that made it: the window that decided is the
  * "before"; the first window after the move is a warm-up (the move happens between turns, part of it ran fused); the
- * second is the "after": the moved task's tuples a second, and the mean complete latency of this thread's spouts.
+ * second is the "after": the moved task's tuples a second, and the mean complete latency of this thread's spouts. A
+ * window in which this thread parked for want of work (its input fell, not its layout's speed) is no "after": the
+ * next one that was busy is.
  * {@link DecisionCheck#judge} decides; an undone cut goes to {@link ExecutorHost#undoCut}, which restores the layout
  * and refuses the same cut until the load at that task changes.
  *
@@ -46,14 +48,17 @@ final class CutCheck {
         windowsAfter = 0; // the move happens at the end of this turn: the next window is all after it
     }
 
-    /** A window of {@code elapsedNanos} closed; {@code completeLatencyNanos} is this thread's spouts' mean in it. */
-    void windowClosed(long elapsedNanos, double completeLatencyNanos) {
+    /**
+     * A window of {@code elapsedNanos} closed; {@code inputBound}: this thread parked for want of work in it;
+     * {@code completeLatencyNanos} is this thread's spouts' mean in it.
+     */
+    void windowClosed(long elapsedNanos, boolean inputBound, double completeLatencyNanos) {
         if (moved == null) {
             return;
         }
         long executed = moved.stats().executedTotal();
         windowsAfter++;
-        if (windowsAfter <= WARM_UP_WINDOWS) {
+        if (windowsAfter <= WARM_UP_WINDOWS || inputBound) {
             executedAtStart = executed;
             return;
         }

@@ -242,7 +242,7 @@ public final class Executor implements Runnable {
      * topology back, and a core it leaves waiting is free for a cut elsewhere.
      */
     public void balance() {
-        balancer.balance(tasks, idle.parkedNanos() + outbox.blockedNanos());
+        balancer.balance(tasks, idle.parkedNanos() + outbox.blockedNanos(), idle.parkedNanos());
     }
 
     /** The pipelining of this executor (its own thread only). */

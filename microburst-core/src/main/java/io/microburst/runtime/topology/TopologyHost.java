@@ -63,14 +63,7 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     @Override
     public boolean cutRefused(String componentId, double rate) {
         Double atUndo = refusedCuts.get(componentId);
-        if (atUndo == null) {
-            return false;
-        }
-        if (io.microburst.plan.DecisionCheck.loadChanged(atUndo, rate)) {
-            refusedCuts.remove(componentId);
-            return false;
-        }
-        return true;
+        return atUndo != null && !io.microburst.plan.DecisionCheck.loadChanged(atUndo, rate);
     }
 
     @Override

@@ -307,6 +307,11 @@ public final class TopologyRuntime {
         return fusion;
     }
 
+    /** What the executors ask of the topology (tests read its refused cuts). */
+    TopologyHost host() {
+        return host;
+    }
+
     /** Automatic parallelism, or null when the topology did not ask for it. */
     AutoParallelism autoParallelism() {
         return autoParallelism;
