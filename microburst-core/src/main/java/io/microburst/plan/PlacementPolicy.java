@@ -43,7 +43,8 @@ public final class PlacementPolicy {
     /** What a handed-over tuple costs its consumer beyond a fused call: drained, its tuple built, caches missed. */
     public static final long CONSUMER_HANDOVER_NANOS = 20;
     /**
-     * The expected speed-up a cut must promise by default: a cut takes a thread and a core, and an undo (see DecisionCheck) restarts the topology's instances. 1.2:
+     * The expected speed-up a cut must promise by default: a cut takes a thread and a core, and undoing one (see
+     * {@link DecisionCheck}) restarts the topology's instances. 1.2:
      * ordinary WordCount at p=1 (count 65% of the thread) was predicted 1.19-1.32x window to window and ran 1.28-1.37x
      * faster once cut, so a bar of 1.3 cut it in some runs only (docs/performance/2026-11-24-placement-and-auto.md).
      */
