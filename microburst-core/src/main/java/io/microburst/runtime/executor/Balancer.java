@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import io.microburst.plan.DecisionCheck;
 import io.microburst.plan.PlacementPolicy;
+import io.microburst.runtime.cost.WindowSum;
 import io.microburst.runtime.cost.BalanceWindow;
 import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.Inbox;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * tasks fused after it) moves to an executor of its own, as a slow one does, and the two halves run in parallel. This
  * class measures (the window's length and parked time, each fused task's sampled execute time and executes counted);
  * {@link PlacementPolicy#decide} decides. The same cut chosen in two windows in a row is needed, so a warm-up window
- * decides nothing alone.
+ * decides nothing alone, and each window it decides on is the sum of the last {@link WindowSum#WINDOWS} (one window's
+ * estimate is too noisy for the same topology to get the same layout run after run).
  *
  * <p>Every cut is checked by its outcome ({@link CutCheck}): the window after the move is a warm-up, the next one is
  * measured as the one that decided was (the moved task's tuples a second, and the complete latency of this thread's
@@ -50,6 +52,7 @@ public final class Balancer {
     private final long queueTuples;
     private final SpoutWindow spouts = new SpoutWindow();
     private final CutCheck check;
+    private final WindowSum recent = new WindowSum();
     private long windowStartNanos;
     private long windowParkedNanos;
     private long windowIdleNanos;
@@ -120,7 +123,14 @@ public final class Balancer {
         }
         PlacementPolicy.Tracking tracking = spouts.acked()
             ? new PlacementPolicy.Tracking(true, spouts.maxInFlight(), queueTuples) : PlacementPolicy.Tracking.NONE;
-        decide(new PlacementPolicy.Window(elapsed, parked, points, tracking), fused, cores);
+        PlacementPolicy.Window window = new PlacementPolicy.Window(elapsed, parked, points, tracking);
+        PlacementPolicy.Window summed = recent.add(window);
+        if (summed == null) {
+            inbox.setBusy(window.busy()); // too early to decide on this layout: the sum fills
+            cutCandidate = null;
+            return;
+        }
+        decide(summed, fused, cores);
     }
 
     /**
@@ -144,6 +154,7 @@ public final class Balancer {
         } else if (best == cutCandidate) {
             cutCandidate = null;
             check.cutMade(best, rate, spouts.completeLatencyNanos(), cut.gain());
+            recent.clear();
             inbox.requestDefuse(best, cut.reason());
         } else {
             cutCandidate = best;
