@@ -1,5 +1,7 @@
 package io.microburst.bench.topology.ordinary;
 
+import io.microburst.bench.probe.Probes;
+import io.microburst.bench.probe.TaskCounter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,13 +18,15 @@ import org.apache.storm.tuple.Values;
 /**
  * A bolt clearly slower than its spout, as users write one: a stretched SHA-256 fingerprint of each message
  * ({@link #ROUNDS} rounds of the digest over the message and the last digest), emitted as hex in a new {@code Values}
- * to a stream nobody subscribes to. Task thread only.
+ * to a stream nobody subscribes to. The suite's counter (what reached the last component) is the only addition. Task
+ * thread only.
  */
 public final class FingerprintBolt extends BaseBasicBolt {
     private static final long serialVersionUID = 1L;
     /** Digest rounds per message. */
     public static final int ROUNDS = 8;
     private transient MessageDigest sha;
+    private transient TaskCounter received;
 
     @Override
     public void prepare(Map<String, Object> topoConf, TopologyContext context) {
@@ -31,6 +35,7 @@ public final class FingerprintBolt extends BaseBasicBolt {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+        received = Probes.newTaskCounter();
     }
 
     @Override
@@ -42,6 +47,7 @@ public final class FingerprintBolt extends BaseBasicBolt {
             digest = sha.digest(digest);
         }
         collector.emit(new Values(HexFormat.of().formatHex(digest)));
+        received.increment();
     }
 
     @Override
