@@ -21,6 +21,11 @@ final class CutCheck {
     private static final Logger LOG = LoggerFactory.getLogger(CutCheck.class);
     /** Windows closed after the cut before the one measured: the warm-up. */
     private static final int WARM_UP_WINDOWS = 1;
+    /**
+     * Windows after which a cut that no busy window could judge (its producer kept parking for want of input) is kept
+     * as it is, so that checking it does not hold back every later cut of this executor.
+     */
+    static final int MAX_WINDOWS = 10;
 
     private final ExecutorHost host;
     private BoltTask moved;
@@ -60,6 +65,10 @@ final class CutCheck {
         windowsAfter++;
         if (windowsAfter <= WARM_UP_WINDOWS || inputBound) {
             executedAtStart = executed;
+            if (windowsAfter >= MAX_WINDOWS) {
+                LOG.info("Cut at {} kept: no window after it was busy enough to judge it", moved.componentId());
+                moved = null;
+            }
             return;
         }
         double rateAfter = Balancer.rate(executed - executedAtStart, elapsedNanos);

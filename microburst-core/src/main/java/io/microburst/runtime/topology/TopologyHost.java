@@ -60,12 +60,17 @@ final class TopologyHost implements TaskHost, ExecutorHost {
         this.restoreLayout = restore;
     }
 
+    /** Executor threads (their balancers), before a cut. */
     @Override
     public boolean cutRefused(String componentId, double rate) {
         Double atUndo = refusedCuts.get(componentId);
         return atUndo != null && !io.microburst.plan.DecisionCheck.loadChanged(atUndo, rate);
     }
 
+    /**
+     * The thread of the executor whose cut failed its check; the layout is restored on a short-lived thread
+     * ({@code placement-undo}), since the rebalance stops the calling executor too.
+     */
     @Override
     public void undoCut(String componentId, double rateBefore, String why) {
         refusedCuts.put(componentId, rateBefore);
