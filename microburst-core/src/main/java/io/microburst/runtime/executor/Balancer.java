@@ -161,6 +161,11 @@ public final class Balancer {
         }
     }
 
+    /** Whether the topology refuses a cut at {@code componentId} at {@code rate} tuples a second (tests ask). */
+    boolean refused(String componentId, double rate) {
+        return host.cutRefused(componentId, rate);
+    }
+
     static double rate(long tuples, long elapsedNanos) {
         return elapsedNanos <= 0 ? 0 : tuples * 1e9 / elapsedNanos;
     }

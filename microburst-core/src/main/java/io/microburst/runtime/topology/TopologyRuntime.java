@@ -92,9 +92,8 @@ public final class TopologyRuntime {
         this.host = new TopologyHost(plan, loader, tupleContext, acking, board, resources, supervisor, timers);
         this.placement = new Placement(plan.name(), board, host, host, loader, ReceiveQueueSize.of(conf), batchSize);
         host.attach(placement);
-        // an undone cut: the same executor counts, built afresh from the plan (fused as at start), off the executor's
-        // thread that asked, since a rebalance stops that executor too
-        host.onUndoCut(() -> delayed.after("placement-undo", 0, () -> rebalance(currentCounts(), 0)));
+        // an undone cut: the start layout rebuilt, off the asking executor's thread (the rebalance stops it too)
+        host.onUndoCut(() -> delayed.after("placement-undo", 0, () -> rebalance(plan.executorCounts(), 0)));
         this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
             () -> fusion, errors, counts -> rebalance(counts, 1), () -> "ACTIVE".equals(status)) : null;
     }
@@ -259,13 +258,6 @@ public final class TopologyRuntime {
         launchExecutors();
     }
 
-    /** Each component's executor count now. */
-    private Map<String, Integer> currentCounts() {
-        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
-        plan.components().forEach((id, c) -> counts.put(id, c.executors()));
-        return counts;
-    }
-
     /** Waits for the short-lived kill and rebalance threads (after {@link #stopNow()} they end at once). */
     public void awaitHelperThreads() {
         delayed.await();
@@ -305,11 +297,6 @@ public final class TopologyRuntime {
     /** The fusion decisions of the current executors. */
     public FusionPlan fusion() {
         return fusion;
-    }
-
-    /** What the executors ask of the topology (tests read its refused cuts). */
-    TopologyHost host() {
-        return host;
     }
 
     /** Automatic parallelism, or null when the topology did not ask for it. */

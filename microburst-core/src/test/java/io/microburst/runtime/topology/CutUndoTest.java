@@ -121,8 +121,8 @@ class CutUndoTest {
                 await(() -> runtime.executors().length == 1 && runtime.executors()[0] != chain
                     && "ACTIVE".equals(runtime.status()), "the cut was undone");
                 assertNotSame(chain, runtime.executors()[0], "the start layout, built afresh");
-                assertTrue(runtime.host().cutRefused("count", 1.2e6), "the same cut is refused at the same load");
-                assertFalse(runtime.host().cutRefused("count", 0.4e6), "and tried again once the load changed");
+                assertTrue(ExecutorProbes.cutRefused(runtime.executors()[0], "count", 1.2e6), "the same cut is refused at the same load");
+                assertFalse(ExecutorProbes.cutRefused(runtime.executors()[0], "count", 0.4e6), "and tried again once the load changed");
                 long before = COUNTED.get();
                 await(() -> COUNTED.get() > before + 1_000, "it runs on, fused");
             } finally {
