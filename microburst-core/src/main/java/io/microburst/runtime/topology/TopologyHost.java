@@ -1,7 +1,10 @@
 package io.microburst.runtime.topology;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import io.microburst.plan.DecisionCheck;
 import io.microburst.plan.FusionPlan;
 import io.microburst.plan.PlacementPolicy;
 import io.microburst.plan.TopologyPlan;
@@ -51,7 +54,7 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     }
 
     /** Cuts undone, by component, with the rate at the cut when it was undone; any thread. */
-    private final java.util.Map<String, Double> refusedCuts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Double> refusedCuts = new ConcurrentHashMap<>();
     /** Restores the start layout after an undone cut; set by the topology before its executors start. */
     private volatile Runnable restoreLayout = () -> { };
 
@@ -64,7 +67,7 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     @Override
     public boolean cutRefused(String componentId, double rate) {
         Double atUndo = refusedCuts.get(componentId);
-        return atUndo != null && !io.microburst.plan.DecisionCheck.loadChanged(atUndo, rate);
+        return atUndo != null && !DecisionCheck.loadChanged(atUndo, rate);
     }
 
     /**
