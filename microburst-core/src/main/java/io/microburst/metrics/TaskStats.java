@@ -195,6 +195,21 @@ public final class TaskStats {
         return sum(executeSamples);
     }
 
+    /** Trees acked over every stream (spouts). Owner thread, or a reader that may see a count a little old. */
+    public long spoutAckedTotal() {
+        return sum(spoutAcked);
+    }
+
+    /** Sum of the sampled complete latencies over every stream (spouts). Owner thread, or a stale reader. */
+    public long completeNanosTotal() {
+        return sum(completeNanos);
+    }
+
+    /** Number of sampled complete latencies over every stream (spouts). Owner thread, or a stale reader. */
+    public long completeSamplesTotal() {
+        return sum(completeSamples);
+    }
+
     private static long sum(long[] values) {
         long total = 0;
         for (long v : values) {

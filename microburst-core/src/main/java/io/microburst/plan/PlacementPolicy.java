@@ -9,6 +9,12 @@ import io.microburst.config.ConfigKeys;
  * and for each fused task (a possible cut point: that task and everything fused after it move to a thread of their
  * own) the tuples it executed and the time they took. No clock, no threads: the runtime measures, this decides.
  *
+ * <p>In an acked chain whose spout runs on the thread, a handed-over tuple costs more on both sides
+ * ({@link #ACKED_PRODUCER_NANOS}, {@link #ACKED_CONSUMER_NANOS}: its tree completes across cores), and a cut must keep
+ * the latency objective ({@link #LATENCY_OBJECTIVE_NANOS}, see {@link #addedLatencyNanos}): with max spout pending
+ * unset the spout runs a whole queue ahead of its consumer, so such a chain is cut only when its bolts are slow and
+ * max spout pending small.
+ *
  * <p>Two rules, chosen by {@link ConfigKeys#PLACEMENT}:
  * <ul>
  *   <li>{@code auto} (cost-based): a cut makes two threads whose throughput is set by the slower of them. For a cut
@@ -22,7 +28,8 @@ import io.microburst.config.ConfigKeys;
  *       a microsecond or more a tuple.</li>
  * </ul>
  * Both cut only a thread that was busy through the window (parked under a tenth of it), and only while a core is free.
- * The caller adds the hysteresis in time (the same cut chosen in two windows in a row); a cut is never undone.
+ * The caller adds the hysteresis in time (the same cut chosen in two windows in a row) and checks the outcome of the
+ * cut it makes ({@link DecisionCheck}).
  *
  * <p>Threading: stateless; any thread.
  */
@@ -36,11 +43,38 @@ public final class PlacementPolicy {
     /** What a handed-over tuple costs its consumer beyond a fused call: drained, its tuple built, caches missed. */
     public static final long CONSUMER_HANDOVER_NANOS = 20;
     /**
-     * The expected speed-up a cut must promise by default: a cut takes a thread and a core, and is never undone. 1.2:
+     * The expected speed-up a cut must promise by default: a cut takes a thread and a core, and undoing one (see
+     * {@link DecisionCheck}) restarts the topology's instances. 1.2:
      * ordinary WordCount at p=1 (count 65% of the thread) was predicted 1.19-1.32x window to window and ran 1.28-1.37x
      * faster once cut, so a bar of 1.3 cut it in some runs only (docs/performance/2026-11-24-placement-and-auto.md).
      */
     public static final double MIN_GAIN = 1.2;
+    /**
+     * What a handed-over tuple of an acked tree costs its producer's thread beyond {@link #PRODUCER_HANDOVER_NANOS}, when
+     * the tree's spout stays on that thread: the tree's completion comes back from the other core (the tree and the
+     * mail that carries it are cache misses, the mailbox is written by two threads), and the spout runs ahead of its
+     * consumer into a full queue, so its pending trees pile up to the queue's capacity. Measured: the acked
+     * ConstSpout-to-NullBolt chain with max spout pending unset did 5.5M trees/s fused on one core (182 ns a tree), and
+     * 3.4M on 1.53 cores once cut, its spout's thread busy all the time (294 ns a tree, the bolt's work gone from it):
+     * about 180 ns more a tree on the producer's side
+     * (docs/performance/2026-11-27-outcome-checked-placement.md).
+     */
+    public static final long ACKED_PRODUCER_NANOS = 150;
+    /**
+     * What a handed-over tuple of an acked tree costs its consumer beyond {@link #CONSUMER_HANDOVER_NANOS}: its ack XORs
+     * a tree the producer's core wrote, and a completed tree is posted to the spout's mailbox across cores. Measured on
+     * the same chain: the consumer's thread took about 0.53 of a core at 3.4M (156 ns a tree) for a bolt that cost
+     * about 60 ns fused.
+     */
+    public static final long ACKED_CONSUMER_NANOS = 60;
+    /**
+     * The latency objective of a cut in an acked chain: the complete latency a cut may add. A cut lets the spout run
+     * ahead of its consumer by as many tuples as may be pending (max spout pending, or, unset, the consumer's queue),
+     * and each waits behind those before it: the added latency is that many tuples times the consumer's time a tuple.
+     * 50 µs: an acked chain of fast bolts completes a tree in 5-15 µs fused; a cut that may add more than some tens of
+     * microseconds to every tree trades latency its users see for throughput they may not need.
+     */
+    public static final long LATENCY_OBJECTIVE_NANOS = 50_000;
     /** A window counts as busy when its thread parked less than this share of it. */
     public static final double MAX_IDLE_SHARE = 0.1;
     private static final double MIN_STATIC_SHARE = 0.25;
@@ -104,14 +138,39 @@ public final class PlacementPolicy {
      * @param parkedNanos time the executor's thread parked in it
      * @param points its fused tasks
      */
-    public record Window(long elapsedNanos, long parkedNanos, List<Point> points) {
+    public record Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking) {
         public Window {
             points = List.copyOf(points);
+        }
+
+        /** A window of a thread whose spouts track no trees (or that runs no spout). */
+        public Window(long elapsedNanos, long parkedNanos, List<Point> points) {
+            this(elapsedNanos, parkedNanos, points, Tracking.NONE);
         }
 
         /** Busy all through: parked under {@link #MAX_IDLE_SHARE} of it. */
         public boolean busy() {
             return elapsedNanos > 0 && parkedNanos < elapsedNanos * MAX_IDLE_SHARE;
+        }
+    }
+
+    /**
+     * Whether the fused chain carries acked trees whose spout runs on this thread, and how far that spout could run
+     * ahead of a consumer cut off from it.
+     *
+     * @param acked a spout of this thread emits with message ids and acking is on, so every tuple of the chain
+     *     belongs to a tree that completes back on this thread
+     * @param maxInFlight the trees the thread's spouts may have pending (max spout pending times their tasks); 0 when
+     *     unset (Storm's default: no limit)
+     * @param queueTuples the tuples a consumer's queue holds, the most that could wait in it
+     */
+    public record Tracking(boolean acked, long maxInFlight, long queueTuples) {
+        /** No acked spout on the thread. */
+        public static final Tracking NONE = new Tracking(false, 0, 0);
+
+        /** The tuples that may wait ahead of a tuple in a cut-off consumer's queue. */
+        long mayWait() {
+            return maxInFlight > 0 ? Math.min(maxInFlight, queueTuples) : queueTuples;
         }
     }
 
@@ -139,6 +198,18 @@ public final class PlacementPolicy {
         return mode.costBased() ? costCut(w, mode.minGain()) : shareCut(w);
     }
 
+    /**
+     * The complete latency a cut at {@code p} would add to every tree, in ns, or 0 when the chain is not acked: the
+     * tuples that may wait in the cut-off consumer's queue times its time a tuple there.
+     */
+    public static long addedLatencyNanos(Window w, Point p) {
+        if (!w.tracking().acked() || p.tuples() <= 0 || p.spentNanos() < 0) {
+            return 0;
+        }
+        long consumerPerTuple = p.spentNanos() / p.tuples() + CONSUMER_HANDOVER_NANOS + ACKED_CONSUMER_NANOS;
+        return w.tracking().mayWait() * consumerPerTuple;
+    }
+
     private static Cut costCut(Window w, double minGain) {
         long busy = w.elapsedNanos() - w.parkedNanos();
         int best = -1;
@@ -151,8 +222,12 @@ public final class PlacementPolicy {
                 continue;
             }
             long spent = Math.min(p.spentNanos(), busy);
-            long producer = busy - spent + p.tuples() * PRODUCER_HANDOVER_NANOS;
-            long consumer = spent + p.tuples() * CONSUMER_HANDOVER_NANOS;
+            if (addedLatencyNanos(w, p) > LATENCY_OBJECTIVE_NANOS) {
+                continue; // the latency objective rules this cut out, whatever it would gain
+            }
+            long acked = w.tracking().acked() ? 1 : 0;
+            long producer = busy - spent + p.tuples() * (PRODUCER_HANDOVER_NANOS + acked * ACKED_PRODUCER_NANOS);
+            long consumer = spent + p.tuples() * (CONSUMER_HANDOVER_NANOS + acked * ACKED_CONSUMER_NANOS);
             double gain = (double) busy / Math.max(1, Math.max(producer, consumer));
             if (gain > bestGain) {
                 best = i;

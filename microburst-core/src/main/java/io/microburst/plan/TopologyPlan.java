@@ -164,6 +164,13 @@ public final class TopologyPlan {
         return components;
     }
 
+    /** Each component's executor count now, in component order (a rebalance to these changes no count). */
+    public Map<String, Integer> executorCounts() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        components.forEach((id, c) -> counts.put(id, c.executors()));
+        return counts;
+    }
+
     public ComponentPlan component(String id) {
         return components.get(id);
     }

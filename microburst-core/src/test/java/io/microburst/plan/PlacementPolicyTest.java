@@ -112,4 +112,34 @@ class PlacementPolicyTest {
         assertTrue(cut.gain() > 1.2 && cut.gain() < 1.3, cut.reason());
         assertNull(PlacementPolicy.decide(Mode.AUTO, w, 2, 2), "no core free");
     }
+
+    /** An acked chain: a spout whose trees complete on this thread, {@code maxPending} (0: unset), a queue of 4096. */
+    private static Window acked(Window w, long maxPending) {
+        return new Window(w.elapsedNanos(), w.parkedNanos(), w.points(),
+            new PlacementPolicy.Tracking(true, maxPending, 4096));
+    }
+
+    @Test
+    void theAckedConstChainStaysFused() {
+        // ConstSpout -> NullBolt acked, 182 ns a tree fused, the bolt and its ack 70 of them: cut unacked it would
+        // promise 1.5x; its trees' completions crossing cores make it a loss, and max pending unset breaks the
+        // latency objective
+        Window w = new Window(SECOND, 0, List.of(new Point("null", SECOND / 182, SECOND / 182 * 70)));
+        assertNotNull(PlacementPolicy.decide(Mode.AUTO, w, 1, 2));
+        assertNull(PlacementPolicy.decide(Mode.AUTO, acked(w, 0), 1, 2));
+        assertNull(PlacementPolicy.decide(Mode.AUTO, acked(w, 1000), 1, 2));
+    }
+
+    @Test
+    void anAckedChainWithSlowStagesAndASmallMaxPendingIsStillCut() {
+        // two stages of 5 µs: the acked crossing is small beside them; 8 pending trees wait at most 40 µs
+        Window w = chain(50, 5_000, 5_000, 0);
+        Cut cut = PlacementPolicy.decide(Mode.AUTO, acked(w, 8), 1, 2);
+        assertNotNull(cut);
+        assertTrue(cut.gain() > 1.8, cut.reason());
+        // unset, a whole queue (4096 tuples of 5 µs) could wait ahead of a tuple: 20 ms, past the objective
+        assertNull(PlacementPolicy.decide(Mode.AUTO, acked(w, 0), 1, 2));
+        assertTrue(PlacementPolicy.addedLatencyNanos(acked(w, 0), w.points().get(1))
+            > PlacementPolicy.LATENCY_OBJECTIVE_NANOS);
+    }
 }

@@ -1,6 +1,7 @@
 package io.microburst.bench.workload;
 
 import io.microburst.MicroburstConfig;
+import io.microburst.bench.topology.ordinary.FingerprintBolt;
 import io.microburst.bench.topology.ordinary.RandomDigitsSpout;
 import io.microburst.bench.topology.ordinary.RandomSentenceSpout;
 import io.microburst.bench.topology.ordinary.RollingSortBolt;
@@ -92,6 +93,28 @@ final class OrdinaryWorkloads {
                 TopologyBuilder b = new TopologyBuilder();
                 b.setSpout("messages", new RandomDigitsSpout(), 1);
                 b.setBolt("sort", new RollingSortBolt(), 1).shuffleGrouping("messages");
+                return b.createTopology();
+            })
+            .build();
+    }
+
+    /**
+     * A bolt clearly slower than its spout: RollingSort's spout (100 Random digits a message) into a BaseBasicBolt
+     * fingerprinting each message with {@link FingerprintBolt#ROUNDS} rounds of SHA-256. The shape where cutting the
+     * fused chain onto two threads should pay, so the placement policy is judged where it should act.
+     */
+    static Workload slowBolt() {
+        return Workload.named("slow-bolt")
+            .description("RollingSort's spout (100 Random digits a message) -> BaseBasicBolt fingerprinting each message "
+                + "with " + FingerprintBolt.ROUNDS + " rounds of SHA-256, emitting hex to no subscriber; acking off, "
+                + "microburst.placement=auto")
+            .unit("messages/s")
+            .config(Config.TOPOLOGY_ACKER_EXECUTORS, 0)
+            .config(WorkloadCatalog.PLACEMENT, "auto")
+            .topology(() -> {
+                TopologyBuilder b = new TopologyBuilder();
+                b.setSpout("messages", new RandomDigitsSpout(), 1);
+                b.setBolt("fingerprint", new FingerprintBolt(), 1).shuffleGrouping("messages");
                 return b.createTopology();
             })
             .build();

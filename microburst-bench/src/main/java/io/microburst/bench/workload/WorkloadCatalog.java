@@ -63,6 +63,8 @@ public final class WorkloadCatalog {
         all.add(OrdinaryWorkloads.ordinaryWordCountExecutors(1, true));
         all.add(OrdinaryWorkloads.ordinaryRollingSort());
         all.add(WorkloadVariants.staticPlacement(OrdinaryWorkloads.ordinaryRollingSort()));
+        all.add(OrdinaryWorkloads.slowBolt());
+        all.add(WorkloadVariants.staticPlacement(OrdinaryWorkloads.slowBolt()));
         for (int p = 1; p <= MAX_ENRON_PARALLELISM; p++) {
             all.add(AppWorkloads.enron(p));
         }

@@ -49,6 +49,20 @@ class WorkloadCatalogTest {
         assertEquals(1000, mp.config().get(Config.TOPOLOGY_MAX_SPOUT_PENDING));
         assertFalse(WorkloadCatalog.byName("const-null-ack").orElseThrow().config()
             .containsKey(Config.TOPOLOGY_MAX_SPOUT_PENDING));
+        Workload wordCountAcked = WorkloadCatalog.byName("wordcount-ack").orElseThrow();
+        assertEquals(1, wordCountAcked.config().get(Config.TOPOLOGY_ACKER_EXECUTORS));
+        assertFalse(wordCountAcked.config().containsKey(Config.TOPOLOGY_MAX_SPOUT_PENDING), "Storm's default: unset");
+    }
+
+    @Test
+    void theSlowBoltIsAChainOfTwoWithAStaticTwin() {
+        Workload slow = WorkloadCatalog.byName("slow-bolt").orElseThrow();
+        assertEquals("auto", slow.config().get(WorkloadCatalog.PLACEMENT));
+        assertEquals(0, slow.config().get(Config.TOPOLOGY_ACKER_EXECUTORS));
+        assertEquals(1, slow.topology().get_spouts().size());
+        assertTrue(slow.topology().get_bolts().containsKey("fingerprint"));
+        assertEquals("static", WorkloadCatalog.byName("slow-bolt-static").orElseThrow().config()
+            .get(WorkloadCatalog.PLACEMENT));
     }
 
     @Test

@@ -3,10 +3,13 @@ package io.microburst.runtime.executor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import io.microburst.plan.DecisionCheck;
 import io.microburst.plan.PlacementPolicy;
 import io.microburst.runtime.cost.BalanceWindow;
+import io.microburst.runtime.cost.WindowSum;
 import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.Inbox;
+import io.microburst.runtime.task.SpoutTask;
 import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskRunner;
 import org.slf4j.Logger;
@@ -18,7 +21,13 @@ import org.slf4j.LoggerFactory;
  * tasks fused after it) moves to an executor of its own, as a slow one does, and the two halves run in parallel. This
  * class measures (the window's length and parked time, each fused task's sampled execute time and executes counted);
  * {@link PlacementPolicy#decide} decides. The same cut chosen in two windows in a row is needed, so a warm-up window
- * decides nothing alone.
+ * decides nothing alone, and each window it decides on is the sum of the last {@link WindowSum#WINDOWS} (one window's
+ * estimate is too noisy for the same topology to get the same layout run after run).
+ *
+ * <p>Every cut is checked by its outcome ({@link CutCheck}): the window after the move is a warm-up, the next one is
+ * measured as the one that decided was (the moved task's tuples a second, and the complete latency of this thread's
+ * spouts), and {@link DecisionCheck#judge} keeps or undoes it. An undone cut is refused from then on until the load at
+ * that task changes ({@link ExecutorHost#cutRefused}).
  *
  * <p>Threading: the executor's own thread only; it publishes whether the executor was busy through
  * {@link Inbox#busy}.
@@ -39,21 +48,30 @@ public final class Balancer {
     private final PlacementPolicy.Mode mode;
     private final LongSupplier clock;
     private final int cores;
+    private final ExecutorHost host;
+    private final long queueTuples;
+    private final SpoutWindow spouts = new SpoutWindow();
+    private final CutCheck check;
+    private final WindowSum recent = new WindowSum();
     private long windowStartNanos;
     private long windowParkedNanos;
+    private long windowIdleNanos;
     private BoltTask cutCandidate;
 
-    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode) {
-        this(inbox, board, mode, System::nanoTime, CORES);
+    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples) {
+        this(inbox, board, host, queueTuples, System::nanoTime, CORES);
     }
 
     /** With a clock and a core count of the caller's (tests drive it with a fake clock). */
-    Balancer(Inbox inbox, Switchboard board, PlacementPolicy.Mode mode, LongSupplier clock, int cores) {
+    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples, LongSupplier clock, int cores) {
         this.inbox = inbox;
         this.board = board;
-        this.mode = mode;
+        this.host = host;
+        this.mode = host.placementMode();
+        this.queueTuples = queueTuples;
         this.clock = clock;
         this.cores = cores;
+        this.check = new CutCheck(host);
     }
 
     private static long clockNanos() {
@@ -76,17 +94,23 @@ public final class Balancer {
 
     /**
      * Closes a window: {@code parkedNanos} is the executor's total time idle so far (parked, or waiting for room in a
-     * full consumer). Asks the inbox to move the task
+     * full consumer), {@code idleNanos} the part of it parked for want of work. Asks the inbox to move the task
      * at which to cut the chain, when the same one was chosen in the window before.
      */
-    void balance(TaskRunner[] tasks, long parkedNanos) {
+    void balance(TaskRunner[] tasks, long parkedNanos, long idleNanos) {
         long now = clock.getAsLong();
         long elapsed = now - windowStartNanos;
         long parked = parkedNanos - windowParkedNanos;
+        long idle = idleNanos - windowIdleNanos;
         windowStartNanos = now;
         windowParkedNanos = parkedNanos;
+        windowIdleNanos = idleNanos;
         List<BoltTask> fused = new ArrayList<>();
         List<PlacementPolicy.Point> points = new ArrayList<>();
+        spouts.close(tasks);
+        // a thread that parked for want of work measures its input, not its layout: such a window judges no cut
+        boolean inputBound = idle >= elapsed * PlacementPolicy.MAX_IDLE_SHARE;
+        check.windowClosed(elapsed, inputBound, spouts.completeLatencyNanos());
         for (TaskRunner t : tasks) {
             if (t instanceof BoltTask b && b.isFused()) {
                 b.window().close(b.stats(), b.slowStreak()); // every window, so each covers one period
@@ -97,7 +121,16 @@ public final class Balancer {
                 points.add(new PlacementPolicy.Point(b.componentId() + "[" + b.taskId() + "]", w.tuples(), spent));
             }
         }
-        decide(new PlacementPolicy.Window(elapsed, parked, points), fused, cores);
+        PlacementPolicy.Tracking tracking = spouts.acked()
+            ? new PlacementPolicy.Tracking(true, spouts.maxInFlight(), queueTuples) : PlacementPolicy.Tracking.NONE;
+        PlacementPolicy.Window window = new PlacementPolicy.Window(elapsed, parked, points, tracking);
+        PlacementPolicy.Window summed = recent.add(window);
+        if (summed == null) {
+            inbox.setBusy(window.busy()); // too early to decide on this layout: the sum fills
+            cutCandidate = null;
+            return;
+        }
+        decide(summed, fused, cores);
     }
 
     /**
@@ -112,13 +145,77 @@ public final class Balancer {
             LOG.debug("Executor {}: {} -> {}", inbox, window, cut);
         }
         BoltTask best = cut == null ? null : fused.get(cut.point());
+        double rate = best == null ? 0 : rate(window.points().get(cut.point()).tuples(), window.elapsedNanos());
+        if (best != null && (check.checking() || host.cutRefused(best.componentId(), rate))) {
+            best = null; // one decision checked at a time; an undone cut waits for its load to change
+        }
         if (best == null) {
             cutCandidate = null;
         } else if (best == cutCandidate) {
             cutCandidate = null;
+            check.cutMade(best, rate, spouts.completeLatencyNanos(), cut.gain());
+            recent.clear();
             inbox.requestDefuse(best, cut.reason());
         } else {
             cutCandidate = best;
+        }
+    }
+
+    /** Whether the topology refuses a cut at {@code componentId} at {@code rate} tuples a second (tests ask). */
+    boolean refused(String componentId, double rate) {
+        return host.cutRefused(componentId, rate);
+    }
+
+    static double rate(long tuples, long elapsedNanos) {
+        return elapsedNanos <= 0 ? 0 : tuples * 1e9 / elapsedNanos;
+    }
+
+    /**
+     * The acked spouts of this thread over the window: whether they completed trees, how many they may have pending,
+     * and their mean sampled complete latency. Executor thread only.
+     */
+    static final class SpoutWindow {
+        private long acked;
+        private long completeNanos;
+        private long completeSamples;
+        private boolean trackedNow;
+        private long maxInFlight;
+        private double latency = -1;
+
+        void close(TaskRunner[] tasks) {
+            long a = 0;
+            long n = 0;
+            long s = 0;
+            long bound = 0;
+            boolean unbounded = false;
+            for (TaskRunner t : tasks) {
+                if (t instanceof SpoutTask spout) {
+                    a += spout.stats().spoutAckedTotal();
+                    n += spout.stats().completeNanosTotal();
+                    s += spout.stats().completeSamplesTotal();
+                    unbounded |= spout.maxPending() <= 0;
+                    bound += spout.maxPending();
+                }
+            }
+            trackedNow = a > acked;
+            latency = s > completeSamples ? (double) (n - completeNanos) / (s - completeSamples) : -1;
+            maxInFlight = unbounded ? 0 : bound;
+            acked = a;
+            completeNanos = n;
+            completeSamples = s;
+        }
+
+        boolean acked() {
+            return trackedNow;
+        }
+
+        long maxInFlight() {
+            return maxInFlight;
+        }
+
+        /** Mean sampled complete latency over the window, or -1 when nothing completed. */
+        double completeLatencyNanos() {
+            return trackedNow ? latency : -1;
         }
     }
 

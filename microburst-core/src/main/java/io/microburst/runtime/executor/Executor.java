@@ -68,7 +68,7 @@ public final class Executor implements Runnable {
         int batch = Math.max(1, Math.min(batchSize, tuples));
         this.inbox = new Inbox(index, name, queueSize, batch, board);
         this.outbox = new Outbox(inbox, board, batch);
-        this.balancer = new Balancer(inbox, board, host.placementMode());
+        this.balancer = new Balancer(inbox, board, host, Math.max(2, queueSize));
     }
 
     /** Makes this executor a carrier of several executor groups; before its thread starts (the planning thread). */
@@ -242,7 +242,7 @@ public final class Executor implements Runnable {
      * topology back, and a core it leaves waiting is free for a cut elsewhere.
      */
     public void balance() {
-        balancer.balance(tasks, idle.parkedNanos() + outbox.blockedNanos());
+        balancer.balance(tasks, idle.parkedNanos() + outbox.blockedNanos(), idle.parkedNanos());
     }
 
     /** The pipelining of this executor (its own thread only). */

@@ -27,6 +27,19 @@ public interface ExecutorHost {
     /** The rule that decides where a busy fused chain is cut ({@link io.microburst.config.ConfigKeys#PLACEMENT}). */
     io.microburst.plan.PlacementPolicy.Mode placementMode();
 
+    /**
+     * Whether a cut at {@code componentId} was undone (see {@link #undoCut}) and its load, {@code rate} tuples a second
+     * there now, has not changed materially since ({@link io.microburst.plan.DecisionCheck#loadChanged}).
+     */
+    boolean cutRefused(String componentId, double rate);
+
+    /**
+     * A cut at {@code componentId}, made at {@code rateBefore} tuples a second there, did not keep its promise: restore
+     * the layout the topology started in and refuse that cut until the load changes. Returns at once; the layout is
+     * restored on another thread.
+     */
+    void undoCut(String componentId, double rateBefore, String why);
+
     /** An unexpected error stopped an executor's loop; {@code task} may be null. */
     void reportError(TaskRunner task, Throwable error);
 }

@@ -294,8 +294,8 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         return tuning != null;
     }
 
-    /** The current bound on pending trees (0 = none). */
-    int maxPending() {
+    /** The current bound on pending trees (0 = none); public for the executor's balancer, on this task's thread. */
+    public int maxPending() {
         return maxPending;
     }
 

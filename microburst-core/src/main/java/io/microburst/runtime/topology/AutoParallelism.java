@@ -13,6 +13,7 @@ import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.ErrorLog;
 import io.microburst.metrics.TaskStats;
 import io.microburst.plan.ComponentPlan;
+import io.microburst.plan.DecisionCheck;
 import io.microburst.plan.FusionPlan;
 import io.microburst.plan.ParallelismPolicy;
 import io.microburst.plan.Subscription;
@@ -32,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * rebalance would. At most {@link #MAX_DECISIONS} decisions; it stops earlier once a decision changes nothing. Each
  * decision is logged with the rates behind it and recorded among the topology's errors (component {@code __system}),
  * where {@code getTopologyInfo} and the UI show it beside the executor counts.
+ *
+ * <p>Every step is checked by its outcome: the interval after the new executors' warm-up is measured as the one that
+ * decided was (the topology's tuples a second, executed and emitted, and its spouts' mean complete latency), and
+ * {@link DecisionCheck#judge} keeps the step or undoes it (a rebalance back to the counts before it); after an undo
+ * automatic parallelism is done, so the same step is not tried again.
  *
  * <p>Useful time: a bolt task's sampled mean execute time times the tuples it executed, less that of the tasks fused
  * into it (which run inside its execute); a spout task's, its executor's time over the interval neither parked nor
@@ -61,6 +67,12 @@ final class AutoParallelism {
     private Executor[] measuredOn;
     private Map<Integer, long[]> lastTasks = new HashMap<>();
     private Map<Executor, long[]> lastExecutors = new HashMap<>();
+    /** The interval that decided the step being checked, and the counts before it; null when none is. */
+    private DecisionCheck.Outcome checkedBefore;
+    private Map<String, Integer> countsBefore;
+    private long lastMeasureNanos;
+    /** The last interval's outcome (see {@link #measure}). */
+    private DecisionCheck.Outcome lastOutcome;
     private volatile int decisions;
     private volatile boolean done;
     private ScheduledFuture<?> schedule;
@@ -116,6 +128,22 @@ final class AutoParallelism {
             return;
         }
         List<ParallelismPolicy.Component> components = measure(now);
+        if (checkedBefore != null) {
+            DecisionCheck.Verdict v = DecisionCheck.judge(checkedBefore, lastOutcome, 1);
+            checkedBefore = null;
+            if (!v.keep()) {
+                record("decision " + decisions + " checked: " + v.reason() + "; back to " + countsBefore
+                    + ", and automatic parallelism is done");
+                done = true;
+                rebalance.accept(countsBefore);
+                return;
+            }
+            record("decision " + decisions + " checked: " + v.reason());
+            if (decisions >= MAX_DECISIONS) {
+                done = true;
+                return;
+            }
+        }
         ParallelismPolicy.Decision d = ParallelismPolicy.decide(components, CORES, slices);
         decisions++;
         String reason = "decision " + decisions + " of at most " + MAX_DECISIONS + ", " + d.reason();
@@ -125,8 +153,13 @@ final class AutoParallelism {
             return;
         }
         record(reason + "; rebalancing");
+        checkedBefore = lastOutcome;
+        countsBefore = new LinkedHashMap<>();
+        for (ParallelismPolicy.Component c : components) {
+            countsBefore.put(c.id(), c.executors());
+        }
         rebalance.accept(d.executors());
-        done = decisions >= MAX_DECISIONS;
+        // the last step is checked too: done only once its check has passed
     }
 
     private void record(String reason) {
@@ -143,6 +176,10 @@ final class AutoParallelism {
         }
         Map<Integer, long[]> tasksNow = new HashMap<>();
         Map<Executor, long[]> executorsNow = new HashMap<>();
+        long tuples = 0;
+        long completeNanos = 0;
+        long completeSamples = 0;
+        long startNanos = System.nanoTime();
         for (Executor e : now) {
             long[] timesNow = {System.nanoTime(), e.parkedNanos() + e.blockedNanos()};
             long[] timesBefore = lastExecutors.getOrDefault(e, timesNow);
@@ -152,7 +189,7 @@ final class AutoParallelism {
             List<TaskRunner> spouts = new ArrayList<>();
             for (TaskRunner t : e.tasks()) {
                 long[] counters = counters(t.stats());
-                long[] before = lastTasks.getOrDefault(t.taskId(), new long[4]);
+                long[] before = lastTasks.getOrDefault(t.taskId(), new long[6]);
                 tasksNow.put(t.taskId(), counters);
                 long executed = counters[0] - before[0];
                 long samples = counters[2] - before[2];
@@ -161,6 +198,9 @@ final class AutoParallelism {
                 long[] sums = byComponent.get(t.componentId());
                 sums[0] += executed;
                 sums[1] += counters[3] - before[3];
+                tuples += executed + counters[3] - before[3];
+                completeNanos += counters[4] - before[4];
+                completeSamples += counters[5] - before[5];
                 if (t instanceof SpoutTask) {
                     spouts.add(t);
                 } else {
@@ -184,6 +224,10 @@ final class AutoParallelism {
                 byComponent.get(s.componentId())[2] += Math.max(MIN_SPOUT_NANOS, (busy - bolts) / spouts.size());
             }
         }
+        double seconds = lastMeasureNanos == 0 ? intervalMs / 1000.0 : (startNanos - lastMeasureNanos) / 1e9;
+        lastMeasureNanos = startNanos;
+        lastOutcome = new DecisionCheck.Outcome(tuples / Math.max(1e-3, seconds),
+            completeSamples > 0 ? (double) completeNanos / completeSamples : -1);
         lastTasks = tasksNow;
         lastExecutors = executorsNow;
         List<ParallelismPolicy.Component> out = new ArrayList<>();
@@ -202,7 +246,10 @@ final class AutoParallelism {
         return out;
     }
 
-    /** executed, sampled execute nanos, samples, emitted on the task's own streams. */
+    /**
+     * executed, sampled execute nanos, samples, emitted on the task's own streams, sampled complete latency nanos and
+     * samples.
+     */
     private static long[] counters(TaskStats s) {
         long emitted = 0;
         for (int i = 0; i < s.outStreamCount(); i++) {
@@ -210,7 +257,8 @@ final class AutoParallelism {
                 emitted += s.emitted(i);
             }
         }
-        return new long[] {s.executedTotal(), s.executeNanosTotal(), s.executeSamplesTotal(), emitted};
+        return new long[] {s.executedTotal(), s.executeNanosTotal(), s.executeSamplesTotal(), emitted,
+            s.completeNanosTotal(), s.completeSamplesTotal()};
     }
 
     /** A decision, as shown among the topology's errors: the message is all, there is no stack to show. */

@@ -1,7 +1,10 @@
 package io.microburst.runtime.topology;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import io.microburst.plan.DecisionCheck;
 import io.microburst.plan.FusionPlan;
 import io.microburst.plan.PlacementPolicy;
 import io.microburst.plan.TopologyPlan;
@@ -48,6 +51,35 @@ final class TopologyHost implements TaskHost, ExecutorHost {
         this.resources = resources;
         this.supervisor = supervisor;
         this.timers = timers;
+    }
+
+    /** Cuts undone, by component, with the rate at the cut when it was undone; any thread. */
+    private final Map<String, Double> refusedCuts = new ConcurrentHashMap<>();
+    /** Restores the start layout after an undone cut; set by the topology before its executors start. */
+    private volatile Runnable restoreLayout = () -> { };
+
+    /** What restores the layout the topology started in (see {@link #undoCut}); the starting thread. */
+    void onUndoCut(Runnable restore) {
+        this.restoreLayout = restore;
+    }
+
+    /** Executor threads (their balancers), before a cut. */
+    @Override
+    public boolean cutRefused(String componentId, double rate) {
+        Double atUndo = refusedCuts.get(componentId);
+        return atUndo != null && !DecisionCheck.loadChanged(atUndo, rate);
+    }
+
+    /**
+     * The thread of the executor whose cut failed its check; the layout is restored on a short-lived thread
+     * ({@code placement-undo}), since the rebalance stops the calling executor too.
+     */
+    @Override
+    public void undoCut(String componentId, double rateBefore, String why) {
+        refusedCuts.put(componentId, rateBefore);
+        LOG.warn("Topology {}: {}; the layout it started in is restored (its executors start afresh, as after a "
+            + "rebalance), and that cut is not made again until the load there changes", plan.name(), why);
+        restoreLayout.run();
     }
 
     @Override

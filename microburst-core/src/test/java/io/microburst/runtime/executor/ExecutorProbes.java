@@ -26,4 +26,9 @@ public final class ExecutorProbes {
     public static void decide(Executor e, PlacementPolicy.Window window, List<BoltTask> fused, int cores) {
         e.balancer().decide(window, fused, cores);
     }
+
+    /** Whether the topology of {@code e} refuses a cut at {@code componentId} at {@code rate}. Any thread. */
+    public static boolean cutRefused(Executor e, String componentId, double rate) {
+        return e.balancer().refused(componentId, rate);
+    }
 }
