@@ -16,6 +16,7 @@ import io.microburst.cluster.TopologyCommands;
 import io.microburst.cluster.TopologySubmitter;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.cluster.Tracking;
+import io.microburst.cluster.upgrade.TopologyUpgrade;
 import io.microburst.metrics.TaskStats;
 import io.microburst.runtime.clock.SharedTimer;
 import io.microburst.runtime.topology.ThreadView;
@@ -43,8 +44,8 @@ import org.apache.storm.utils.Time;
  * thread and the whole cluster shares one timer thread. Several topologies may run at once, isolated from each other.
  *
  * <p>This class is the {@link ILocalCluster} facade; {@code io.microburst.cluster} does the work:
- * {@link ClusterSettings} (what the {@link Builder} sets), {@link TopologySubmitter} and {@link ComponentLoaders}
- * (submission), {@link TopologyTable} (the topologies listed), {@link TopologyCommands} (kill, rebalance...),
+ * {@link ClusterSettings} (what the {@link Builder} sets), {@link TopologySubmitter}, {@link ComponentLoaders} and
+ * {@link TopologyUpgrade} (submission), {@link TopologyTable} (the topologies listed), {@link TopologyCommands} (kill, rebalance...),
  * {@link ClusterViews}, {@link ClusterClock} (simulated time), {@link ClusterBlobStore}, {@link Tracking} (a tracked
  * cluster's counters), {@link StormServerTypes} (storm-server types by name), {@link OpenGuard} (open or closed).
  *
@@ -60,6 +61,7 @@ public final class MicroburstCluster implements ILocalCluster {
     private final Tracking tracking;
     private final ClusterBlobStore blobs;
     private final TopologySubmitter submitter;
+    private final TopologyUpgrade upgrades;
     private final ClusterClock clock;
     /** Guarded by this. */
     private Object metricRegistry;
@@ -88,6 +90,7 @@ public final class MicroburstCluster implements ILocalCluster {
         this.clock = new ClusterClock(timer, topologies, simulatedTime);
         this.blobs = new ClusterBlobStore(clusterConf, clusterConf.get(MicroburstConfig.BLOBSTORE_DIR), open);
         this.submitter = new TopologySubmitter(clusterConf, topologies, timer, tracking, blobs, open);
+        this.upgrades = new TopologyUpgrade(topologies, submitter);
     }
 
     /** Submits a topology, then calls the {@code ISubmitterHook} {@code conf} names, as Storm's LocalCluster. */
@@ -116,7 +119,9 @@ public final class MicroburstCluster implements ILocalCluster {
     public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
                                                 SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
-        submitter.submit(topologyName, conf, topology, submitOpts);
+        if (!upgrades.takes(topologyName, conf, topology)) { // microburst.upgrade: a running one's new version
+            submitter.submit(topologyName, conf, topology, submitOpts);
+        }
         return new LocalTopology(topologyName, topology);
     }
 
@@ -176,17 +181,17 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public List<TopologySummary> getTopologySummaries() {
-        return ClusterViews.summaries(topologies.all());
+        return upgrades.history().annotate(ClusterViews.summaries(topologies.all()));
     }
 
     @Override
     public TopologySummary getTopologySummaryByName(String name) throws NotAliveException {
-        return ClusterViews.summary(topologies.byName(name));
+        return upgrades.history().annotate(ClusterViews.summary(topologies.byName(name)));
     }
 
     @Override
     public TopologySummary getTopologySummary(String id) throws NotAliveException {
-        return ClusterViews.summary(topologies.byId(id));
+        return upgrades.history().annotate(ClusterViews.summary(topologies.byId(id)));
     }
 
     @Override

@@ -340,26 +340,25 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         return polled;
     }
 
-    /** Un-acked trees of this task, as {@link SpoutOutputCollector#getPendingCount()} reports. */
-    int inFlight() {
-        return inFlight;
-    }
-
     /**
-     * The instance failed: its pending trees are abandoned (their message ids belong to the dead instance), so
-     * late acks are ignored and the count no longer holds nextTuple back.
+     * Spout thread: unlinks every pending tree, so late acks are ignored; with {@code failToSpout} (an upgrade whose
+     * wait ran out) each fails back to the spout for replay, else (the instance failed: the ids belong to the dead
+     * instance) it is abandoned.
      */
-    void abandonPending() {
+    public void clearPending(boolean failToSpout) {
         pending.clear(tree -> {
             if (tree.expire()) {
                 inFlight--;
+                if (failToSpout) {
+                    failedTree(tree.messageId(), tree.streamIndex(), Sampling.sinceEmit(tree));
+                }
             }
         });
     }
 
     /** Restarts after a failure: a fresh instance, opened and activated like the first. */
     public void restart() {
-        abandonPending();
+        clearPending(false);
         closeQuietly();
         activated = false;
         start();
