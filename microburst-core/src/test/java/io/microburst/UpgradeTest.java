@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the old version running untouched. {@code -Dmicroburst.upgrade.repeat=20} runs it 20 times.
  */
 class UpgradeTest {
-    static final int IDS = 3000;
+    static final int IDS = 2000;
     static final Queue<Integer> SOURCE = new ConcurrentLinkedQueue<>();
     static final Set<Integer> ACKED = ConcurrentHashMap.newKeySet();
     static final AtomicLong NEW_VERSION_EXECUTES = new AtomicLong();
@@ -93,13 +93,19 @@ class UpgradeTest {
             assertTrue(upgraded.get_sched_status().startsWith("upgraded to version 2 (" + firstId + " -> "),
                 upgraded.get_sched_status());
             assertEquals(upgraded.get_id(), cluster.getTopologySummary(firstId).get_id(), "the old id finds it");
+            waitFor(() -> NEW_VERSION_EXECUTES.get() > 100, "the new version counting");
+
+            // a rename moves the state to the new id's namespaces; a new parallelism keeps the carried task count
+            Map<String, Object> renamed = upgrade(conf);
+            renamed.put(UpgradeOptions.RENAME, "count=tally");
+            cluster.submitTopology("counts", renamed, topology(new CountBoltV2(), "tally", 2));
+            assertTrue(cluster.getTopologySummaryByName("counts").get_sched_status().startsWith("upgraded to version 3"));
             waitFor(() -> ACKED.size() == IDS, "every id acked");
-            assertTrue(NEW_VERSION_EXECUTES.get() > 0, "the new version counted");
             KillOptions now = new KillOptions();
             now.set_wait_secs(0);
             cluster.killTopologyWithOpts("counts", now);
         }
-        Map<String, Long> counted = committedCounts(conf);
+        Map<String, Long> counted = committedCounts(conf, "tally");
         for (int id = 0; id < IDS; id++) {
             assertEquals(1L, counted.getOrDefault("id-" + id, 0L), "id " + id + " counted once in the final state");
         }
@@ -128,18 +134,22 @@ class UpgradeTest {
     }
 
     private static StormTopology topology(BaseStatefulBolt<?> bolt) {
+        return topology(bolt, "count", 1);
+    }
+
+    private static StormTopology topology(BaseStatefulBolt<?> bolt, String id, int parallelism) {
         TopologyBuilder builder = new TopologyBuilder();
         builder.setSpout("ids", new ReplayingSpout());
-        builder.setBolt("count", bolt).shuffleGrouping("ids");
+        builder.setBolt(id, bolt, parallelism).shuffleGrouping("ids");
         return builder.createTopology();
     }
 
-    /** The committed state of every task of "count" (task ids are small; absent ones are empty). */
-    private static Map<String, Long> committedCounts(Map<String, Object> conf) {
+    /** The committed state of every task of {@code component} (task ids are small; absent ones are empty). */
+    private static Map<String, Long> committedCounts(Map<String, Object> conf, String component) {
         Map<String, Long> all = new HashMap<>();
         for (int task = 1; task <= 10; task++) {
             @SuppressWarnings("unchecked")
-            KeyValueState<String, Long> state = (KeyValueState<String, Long>) StateFactory.getState("count-" + task,
+            KeyValueState<String, Long> state = (KeyValueState<String, Long>) StateFactory.getState(component + "-" + task,
                 conf, null);
             state.rollback();
             state.forEach(e -> all.merge(e.getKey(), e.getValue(), Long::sum));

@@ -67,7 +67,7 @@ public sealed interface Command {
     }
 
     /** What an {@link Admin} command asks of the server, as Storm's command of the same name. */
-    enum AdminVerb { LIST, KILL, ACTIVATE, DEACTIVATE, REBALANCE }
+    enum AdminVerb { LIST, KILL, ACTIVATE, DEACTIVATE, REBALANCE, ROLLBACK }
 
     /**
      * {@code microburst list|kill|activate|deactivate|rebalance} against a Nimbus (a {@code microburst server} or a

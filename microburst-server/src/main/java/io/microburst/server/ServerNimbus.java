@@ -1,6 +1,7 @@
 package io.microburst.server;
 
 import io.microburst.MicroburstCluster;
+import io.microburst.cluster.upgrade.UpgradeOptions;
 import io.microburst.server.nimbus.ClusterNimbus;
 import io.microburst.server.nimbus.SubmittedConf;
 import io.microburst.server.web.PageInfos;
@@ -57,15 +58,17 @@ final class ServerNimbus extends ClusterNimbus {
     private volatile int advertisedPort;
     /** Class loaders of the topologies started here, closed once their topology is gone from the cluster. */
     private final Map<String, TopologyClassLoader> loaders = new ConcurrentHashMap<>();
+    private final ServerUpgrades upgrades;
 
     ServerNimbus(MicroburstCluster cluster, Map<String, Object> serverConf, JarUploads uploads, TopologyStore store,
-                 ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) {
+                 ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) throws IOException {
         super(cluster);
         this.workerLogs = workerLogs;
         this.microburst = cluster;
         this.serverConf = serverConf;
         this.uploads = uploads;
         this.store = store;
+        this.upgrades = new ServerUpgrades(store);
         this.logLevels = new LogLevels(scheduler);
         this.advertisedHost = advertisedHost;
         scheduler.scheduleWithFixedDelay(this::closeUnusedLoaders, 1, 1, TimeUnit.SECONDS);
@@ -110,41 +113,70 @@ final class ServerNimbus extends ClusterNimbus {
         submitTopologyWithOpts(name, uploadedJarLocation, jsonConf, topology, new SubmitOptions());
     }
 
+    /**
+     * Submits; with {@code microburst.upgrade} set (by {@code microburst upgrade}) and the name running, the
+     * submission is the topology's new version ({@code TopologyUpgrade}), the stored one kept as its previous version.
+     */
     @Override
     public synchronized void submitTopologyWithOpts(String name, String uploadedJarLocation, String jsonConf,
                                                     StormTopology topology, SubmitOptions options) throws TException {
         validateName(name);
-        if (isRunning(name)) {
+        Map<String, Object> conf = SubmittedConf.parse(jsonConf);
+        boolean upgrade = UpgradeOptions.requested(conf) && isRunning(name);
+        if (isRunning(name) && !upgrade) {
             throw new AlreadyAliveException("Topology with name '" + name + "' is already running");
         }
         if (topology == null) {
             throw new WrappedInvalidTopologyException("submitTopology: topology '" + name + "' has no topology structure");
         }
         Path jar = uploads.take("submitTopology of '" + name + "'", uploadedJarLocation);
-        Map<String, Object> conf = SubmittedConf.parse(jsonConf);
         TopologyInitialStatus status = options != null && options.get_initial_status() == TopologyInitialStatus.INACTIVE
             ? TopologyInitialStatus.INACTIVE : TopologyInitialStatus.ACTIVE;
+        install(name, jar, conf, topology, status, upgrade);
+    }
+
+    /** Stores and starts a topology or, with {@code upgrade}, a running one's new version; a failure undoes both. */
+    private void install(String name, Path jar, Map<String, Object> conf, StormTopology topology,
+                         TopologyInitialStatus status, boolean upgrade) throws TException {
         TopologyStore.Stored stored;
         try {
-            stored = store.save(name, jar, conf, topology, status);
+            stored = upgrades.save(name, jar, conf, topology, status, upgrade);
         } catch (IOException e) {
             throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "submitTopology of '" + name
                 + "': cannot store the topology: " + e);
         }
         try {
-            start(stored);
+            start(stored, conf);
         } catch (TException | IOException | RuntimeException e) {
-            forgetStored(name);
+            upgrades.undo(name, upgrade);
             if (e instanceof TException t) {
                 throw t;
             }
             throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: " + e);
         }
-        LOG.info("Submitted topology {} ({})", name, status);
+        LOG.info("{} topology {} ({})", upgrade ? "Upgraded" : "Submitted", name, status);
+    }
+
+    /**
+     * {@code microburst upgrade --rollback}: the previous version of a running topology becomes its next version.
+     *
+     * @throws NotAliveException when the topology is not running or has no previous version
+     */
+    synchronized void rollback(String name) throws TException {
+        if (!isRunning(name)) {
+            throw new NotAliveException("No topology named '" + name + "' is running");
+        }
+        TopologyStore.Stored target = upgrades.rollbackTarget(name);
+        install(name, target.jar(), target.conf(), target.topology(), target.status(), true);
     }
 
     /** Starts a stored topology in its own class loader, which becomes the context class loader of the submission. */
     private void start(TopologyStore.Stored stored) throws TException, IOException {
+        start(stored, stored.conf());
+    }
+
+    /** As {@link #start(TopologyStore.Stored)}, submitting {@code conf} (the stored one, or one asking an upgrade). */
+    private void start(TopologyStore.Stored stored, Map<String, Object> conf) throws TException, IOException {
         TopologyClassLoader loader = new TopologyClassLoader(stored.name(), stored.jar(), ServerNimbus.class.getClassLoader());
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
@@ -152,7 +184,7 @@ final class ServerNimbus extends ClusterNimbus {
         SubmitOptions options = new SubmitOptions(stored.status());
         workerLogs.begin(loader);
         try {
-            cluster.submitTopologyWithOpts(stored.name(), stored.conf(), withExecutors(stored.topology(),
+            cluster.submitTopologyWithOpts(stored.name(), conf, withExecutors(stored.topology(),
                 stored.executors()), options);
         } catch (TException | RuntimeException e) {
             workerLogs.end(loader);
@@ -251,6 +283,7 @@ final class ServerNimbus extends ClusterNimbus {
 
     private void forgetKilled(String name) {
         forgetStored(name);
+        upgrades.forget(name);
         logLevels.forget(name);
     }
 
@@ -269,6 +302,11 @@ final class ServerNimbus extends ClusterNimbus {
     /** Rebalances, and stores the new executor counts before acknowledging, so that a restart keeps them. */
     @Override
     public synchronized void rebalance(String name, RebalanceOptions options) throws TException {
+        if (options != null && options.is_set_topology_conf_overrides()
+            && options.get_topology_conf_overrides().contains(UpgradeOptions.ROLLBACK)) {
+            rollback(name); // microburst upgrade --rollback, over Storm's Thrift service
+            return;
+        }
         super.rebalance(name, options);
         if (options != null && options.get_num_executors() != null && !options.get_num_executors().isEmpty()) {
             try {

@@ -68,6 +68,11 @@ public final class TopologyUpgrade {
             }
             return false;
         }
+        Object expected = conf.get(UpgradeOptions.NAME);
+        if (expected != null && !name.equals(expected)) {
+            throw UpgradeOptions.refused(String.valueOf(expected), "the new version's main submitted topology '"
+                + name + "' instead; give the name it submits");
+        }
         if (!live) {
             throw UpgradeOptions.refused(name, "no topology of that name is running; submit it without upgrade");
         }

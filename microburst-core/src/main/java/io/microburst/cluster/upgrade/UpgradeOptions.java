@@ -24,6 +24,10 @@ public record UpgradeOptions(int waitSecs, Map<String, String> renames, Set<Stri
     public static final String WAIT_SECS = "microburst.upgrade.wait.secs";
     public static final String RENAME = "microburst.upgrade.rename";
     public static final String DROP_STATE = "microburst.upgrade.drop.state";
+    /** The name the operator upgrades; a main that submits another name is refused. */
+    public static final String NAME = "microburst.upgrade.name";
+    /** Set in a rebalance's configuration overrides, asks the server for a rollback to the previous version. */
+    public static final String ROLLBACK = "microburst.upgrade.rollback";
 
     /** Whether {@code conf} asks that a submit of a running topology's name be taken as its new version. */
     public static boolean requested(Map<String, Object> conf) {
