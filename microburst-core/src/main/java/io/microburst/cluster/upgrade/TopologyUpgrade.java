@@ -102,9 +102,12 @@ public final class TopologyUpgrade {
         }
         boolean wasActive = "ACTIVE".equals(status);
         int waitSecs = options.waitSecs() >= 0 ? options.waitSecs() : old.plan().defaultWaitSecs();
+        long drainStart = System.nanoTime();
         Handover.Result drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID),
             waitSecs * 1000L);
+        long quiet = System.nanoTime();
         old.kill(0, () -> { });
+        long oldStopped = System.nanoTime();
         TopologyRuntime runtime;
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
@@ -124,7 +127,13 @@ public final class TopologyUpgrade {
         UpgradeHistory.Upgrade done = new UpgradeHistory.Upgrade(history.nextVersion(name), old.plan().stormId(),
             runtime.plan().stormId(), System.currentTimeMillis(), gapMillis, drained.failedBack());
         history.add(name, done);
-        LOG.info("Topology {} {}", name, done.describe());
+        LOG.info("Topology {} {} (drained in {} ms, checkpoint quiet {} ms later, old stopped in {} ms, new started "
+            + "in {} ms)", name, done.describe(), ms(drained.drainedNanos() - drainStart),
+            ms(quiet - drained.drainedNanos()), ms(oldStopped - quiet), ms(System.nanoTime() - oldStopped));
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
     }
 
     /** The new version did not start: the old one starts again from its plan and class loader, in its status. */
