@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.util.Map;
+import org.apache.storm.generated.InvalidTopologyException;
 
 /**
  * {@code microburst submit}: runs a topology jar's main in this JVM with {@code storm.jar} naming the jar, as
@@ -47,6 +48,11 @@ public final class SubmitRun {
             if (NimbusCall.isUnreachable(e)) {
                 throw NimbusCall.unreachable(conf, e);
             }
+            String refused = refusal(e);
+            if (refused != null) { // an ordinary refusal (an upgrade's, a bad topology): one line, no trace
+                err.println("microburst: " + refused);
+                return 1;
+            }
             err.println("microburst: " + e.getMessage());
             e.getCause().printStackTrace(err);
             return 1;
@@ -57,5 +63,15 @@ public final class SubmitRun {
             err.println("microburst: " + e.getMessage());
         }
         return 0;
+    }
+
+    /** The message of the server's {@link InvalidTopologyException} the main's submit threw, or null. */
+    private static String refusal(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof InvalidTopologyException invalid && invalid.get_msg() != null) {
+                return invalid.get_msg();
+            }
+        }
+        return null;
     }
 }

@@ -18,6 +18,7 @@ import org.apache.storm.generated.InvalidTopologyException;
  * <p>Threading: stateless; the upgrading thread.
  */
 final class UpgradeCheck {
+    private static final String CHECKPOINT = org.apache.storm.spout.CheckpointSpout.CHECKPOINT_COMPONENT_ID;
     /**
      * What the state needs.
      *
@@ -98,7 +99,7 @@ final class UpgradeCheck {
         if (carries && inMemory(next.conf())) {
             throw UpgradeOptions.refused(name, "its state is kept in memory (no " + Config.TOPOLOGY_STATE_PROVIDER
                 + "), which an upgrade cannot carry; use a durable provider, or give --drop-state for "
-                + String.join(", ", oldTypes.keySet()));
+                + String.join(", ", oldTypes.keySet().stream().filter(c -> !c.equals(CHECKPOINT)).toList()));
         }
         return new StatePlan(pinned, moves, cleared);
     }
