@@ -116,6 +116,40 @@ class UpgradeTest {
         assertEquals(IDS, perKey, "the per-key counts carried across the upgrade");
     }
 
+    @Test
+    void stateInMemoryIsRefusedUnlessDropped() throws Exception {
+        for (int i = 0; i < Integer.getInteger("microburst.upgrade.repeat", 1); i++) {
+            inMemoryOnce();
+        }
+    }
+
+    private void inMemoryOnce() throws Exception {
+        SOURCE.clear();
+        ACKED.clear();
+        for (int i = 0; i < IDS; i++) {
+            SOURCE.add(i);
+        }
+        Map<String, Object> conf = new HashMap<>(); // Storm's default state provider: in memory
+        conf.put(Config.TOPOLOGY_STATE_CHECKPOINT_INTERVAL, 100);
+        try (MicroburstCluster cluster = new MicroburstCluster()) {
+            cluster.submitTopology("counts", conf, topology(new CountBolt()));
+            waitFor(() -> ACKED.size() >= 50, "50 ids acked");
+            String firstId = cluster.getTopologySummaryByName("counts").get_id();
+            InvalidTopologyException inMemory = assertThrows(InvalidTopologyException.class,
+                () -> cluster.submitTopology("counts", upgrade(conf), topology(new CountBoltV2())));
+            assertEquals("Upgrade of topology 'counts' refused: its state is kept in memory (no topology.state.provider),"
+                + " which an upgrade cannot carry; use a durable provider, or give --drop-state for count",
+                inMemory.get_msg());
+            assertEquals(firstId, cluster.getTopologySummaryByName("counts").get_id());
+
+            Map<String, Object> dropped = upgrade(conf);
+            dropped.put(UpgradeOptions.DROP_STATE, "count");
+            dropped.put(UpgradeOptions.WAIT_SECS, 0);
+            cluster.submitTopology("counts", dropped, topology(new StringStateBolt()));
+            assertTrue(cluster.getTopologySummaryByName("counts").get_sched_status().startsWith("upgraded to version 2"));
+        }
+    }
+
     private static Map<String, Object> conf(Path dir) {
         Map<String, Object> conf = new HashMap<>();
         conf.put(Config.TOPOLOGY_STATE_PROVIDER, "io.microburst.state.RocksDbKeyValueStateProvider");
