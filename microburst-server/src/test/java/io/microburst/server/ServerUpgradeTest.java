@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.microburst.cluster.upgrade.UpgradeOptions;
 import io.microburst.server.web.RuntimeViewTest;
 import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +78,10 @@ class ServerUpgradeTest {
             assertTrue(second.get_sched_status().startsWith("upgraded to version 2"), second.get_sched_status());
             assertTrue(nimbus.getTopology(secondId).get_bolts().containsKey("extra"));
             assertTrue(Files.isDirectory(dir.resolve("previous-versions").resolve(NAME)));
+            String rest = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.uiPort() + "/api/v1/topology/" + firstId)).GET().build(), BodyHandlers.ofString()).body();
+            assertTrue(rest.contains("\"id\":\"" + secondId + "\"") && rest.contains("\"schedulerInfo\":\"upgraded to "
+                + "version 2"), "the first version's id finds the upgraded topology, its last upgrade shown: " + rest);
 
             RebalanceOptions rollback = new RebalanceOptions();
             rollback.set_topology_conf_overrides(JSONValue.toJSONString(Map.of(UpgradeOptions.ROLLBACK, true)));

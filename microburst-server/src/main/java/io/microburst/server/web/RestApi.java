@@ -79,6 +79,7 @@ final class RestApi {
         json.put("workersTotal", t.get_num_workers());
         json.put("executorsTotal", t.get_num_executors());
         json.put("owner", t.get_owner());
+        json.put("schedulerInfo", t.get_sched_status()); // Storm's field; here a topology's last upgrade
         return json;
     }
 
