@@ -122,7 +122,8 @@ final class ServerNimbus extends ClusterNimbus {
                                                     StormTopology topology, SubmitOptions options) throws TException {
         validateName(name);
         Map<String, Object> conf = SubmittedConf.parse(jsonConf);
-        boolean upgrade = UpgradeOptions.requested(conf) && isRunning(name);
+        boolean announced = upgrades.expected(name);
+        boolean upgrade = UpgradeOptions.requested(conf) && (announced || isRunning(name));
         if (isRunning(name) && !upgrade) {
             throw new AlreadyAliveException("Topology with name '" + name + "' is already running");
         }
@@ -162,9 +163,14 @@ final class ServerNimbus extends ClusterNimbus {
      *
      * @throws NotAliveException when the topology is not running or has no previous version
      */
-    synchronized void rollback(String name) throws TException {
+    /** {@code microburst upgrade}'s calls: the announcement of an upgrade, or a rollback. Under the lock. */
+    private void upgradeCall(String name, boolean rollback) throws TException {
         if (!isRunning(name)) {
             throw new NotAliveException("No topology named '" + name + "' is running");
+        }
+        if (!rollback) {
+            upgrades.expect(name);
+            return;
         }
         TopologyStore.Stored target = upgrades.rollbackTarget(name);
         install(name, target.jar(), target.conf(), target.topology(), target.status(), true);
@@ -255,7 +261,7 @@ final class ServerNimbus extends ClusterNimbus {
 
     @Override
     public boolean isTopologyNameAllowed(String name) throws TException {
-        return name != null && storable(name) && super.isTopologyNameAllowed(name);
+        return name != null && storable(name) && (super.isTopologyNameAllowed(name) || upgrades.expects(name));
     }
 
     private boolean isRunning(String name) {
@@ -302,9 +308,10 @@ final class ServerNimbus extends ClusterNimbus {
     /** Rebalances, and stores the new executor counts before acknowledging, so that a restart keeps them. */
     @Override
     public synchronized void rebalance(String name, RebalanceOptions options) throws TException {
-        if (options != null && options.is_set_topology_conf_overrides()
-            && options.get_topology_conf_overrides().contains(UpgradeOptions.ROLLBACK)) {
-            rollback(name); // microburst upgrade --rollback, over Storm's Thrift service
+        String overrides = options != null && options.is_set_topology_conf_overrides()
+            ? options.get_topology_conf_overrides() : "";
+        if (overrides.contains(UpgradeOptions.ROLLBACK) || overrides.contains(UpgradeOptions.EXPECT)) {
+            upgradeCall(name, overrides.contains(UpgradeOptions.ROLLBACK)); // microburst upgrade, over Storm's Thrift
             return;
         }
         super.rebalance(name, options);

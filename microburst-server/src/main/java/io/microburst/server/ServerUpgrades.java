@@ -7,7 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.storm.generated.NotAliveException;
+import java.util.concurrent.TimeUnit;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.thrift.TApplicationException;
@@ -27,6 +28,8 @@ final class ServerUpgrades {
     private static final Logger LOG = LoggerFactory.getLogger(ServerUpgrades.class);
     private final TopologyStore current;
     private final TopologyStore previous;
+    /** Names whose upgrade was announced ({@link #expect}), to when the announcement lapses ({@link System#nanoTime}). */
+    private final Map<String, Long> expected = new java.util.concurrent.ConcurrentHashMap<>();
 
     ServerUpgrades(TopologyStore current) throws IOException {
         this.current = current;
@@ -68,7 +71,7 @@ final class ServerUpgrades {
      * The previous version of {@code name}, its jar copied to a file the caller takes over, its configuration asking
      * for an upgrade.
      *
-     * @throws NotAliveException when none is kept
+     * @throws org.apache.storm.generated.InvalidTopologyException when none is kept
      */
     TopologyStore.Stored rollbackTarget(String name) throws TException {
         TopologyStore.Stored kept;
@@ -78,7 +81,7 @@ final class ServerUpgrades {
             throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "rollback of '" + name + "': " + e);
         }
         if (kept == null) {
-            throw new NotAliveException("Topology '" + name + "' has no previous version to roll back to (it was "
+            throw new WrappedInvalidTopologyException("Topology '" + name + "' has no previous version to roll back to (it was "
                 + "never upgraded on this server)");
         }
         Map<String, Object> conf = new HashMap<>(kept.conf());
@@ -90,6 +93,24 @@ final class ServerUpgrades {
         } catch (IOException e) {
             throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "rollback of '" + name + "': " + e);
         }
+    }
+
+    /** {@code microburst upgrade} announces a submit of running {@code name}: its name is allowed for 10 minutes. */
+    void expect(String name) {
+        expected.put(name, System.nanoTime() + TimeUnit.MINUTES.toNanos(10));
+    }
+
+    /** Whether an upgrade of {@code name} was announced and has not come yet. Any thread. */
+    boolean expects(String name) {
+        Long until = expected.get(name);
+        return until != null && until - System.nanoTime() > 0;
+    }
+
+    /** As {@link #expects}, and forgets the announcement: the submit it announced has come. */
+    boolean expected(String name) {
+        boolean was = expects(name);
+        expected.remove(name);
+        return was;
     }
 
     /** Forgets the kept version of a killed topology. */

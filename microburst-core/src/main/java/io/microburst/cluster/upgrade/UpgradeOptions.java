@@ -28,6 +28,11 @@ public record UpgradeOptions(int waitSecs, Map<String, String> renames, Set<Stri
     public static final String NAME = "microburst.upgrade.name";
     /** Set in a rebalance's configuration overrides, asks the server for a rollback to the previous version. */
     public static final String ROLLBACK = "microburst.upgrade.rollback";
+    /**
+     * Set in a rebalance's configuration overrides, announces an upgrade of a running topology: storm-client's
+     * {@code StormSubmitter} asks {@code isTopologyNameAllowed} before it submits, which a running name is not.
+     */
+    public static final String EXPECT = "microburst.upgrade.expect";
 
     /** Whether {@code conf} asks that a submit of a running topology's name be taken as its new version. */
     public static boolean requested(Map<String, Object> conf) {
