@@ -26,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code microburst upgrade} as an operator runs it against a {@code microburst server} in this JVM, with a jar built
  * from source: an upgrade of a name that is not running is refused in one line and the running version stays; an upgrade makes version 2 under the same name; {@code --rollback} makes version 3 from the previous jar.
+ * {@code -Dmicroburst.upgrade.repeat=20} runs it 20 times.
  */
-@Timeout(180)
+@Timeout(900)
 class ServerUpgradeEndToEndTest {
     private static final String NAME = "recording";
 
@@ -36,10 +37,16 @@ class ServerUpgradeEndToEndTest {
 
     @Test
     void upgradeAndRollBackFromTheCommandLine() throws Exception {
+        Path jar = TopologyJarBuilder.build(RecordingTopologySource.sources(),
+            Files.createDirectories(dir.resolve("build")));
+        for (int i = 0; i < Integer.getInteger("microburst.upgrade.repeat", 1); i++) {
+            runOnce(jar, dir.resolve("run-" + i));
+        }
+    }
+
+    private static void runOnce(Path jar, Path dir) throws Exception {
         try (MicroburstServer server = MicroburstServer.start(Map.of(ServerConfig.DIR, dir.resolve("data").toString(),
             Config.NIMBUS_THRIFT_PORT, 0, ServerConfig.UI_PORT, 0))) {
-            Path jar = TopologyJarBuilder.build(RecordingTopologySource.sources(),
-                Files.createDirectories(dir.resolve("build")));
             String record = dir.resolve("record.txt").toString();
             String main = RecordingTopologySource.MAIN_CLASS;
             assertEquals(0, microburst(server, "submit", jar.toString(), main, record).status);
