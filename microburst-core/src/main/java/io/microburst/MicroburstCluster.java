@@ -43,11 +43,10 @@ import org.apache.storm.utils.Time;
  * {@code new LocalCluster()}. There is no ZooKeeper, Nimbus, supervisor or worker process; each executor is one
  * thread and the whole cluster shares one timer thread. Several topologies may run at once, isolated from each other.
  *
- * <p>This class is the {@link ILocalCluster} facade; {@code io.microburst.cluster} does the work:
- * {@link ClusterSettings} (what the {@link Builder} sets), {@link TopologySubmitter}, {@link ComponentLoaders} and
- * {@link TopologyUpgrade} (submission), {@link TopologyTable} (the topologies listed), {@link TopologyCommands} (kill, rebalance...),
- * {@link ClusterViews}, {@link ClusterClock} (simulated time), {@link ClusterBlobStore}, {@link Tracking} (a tracked
- * cluster's counters), {@link StormServerTypes} (storm-server types by name), {@link OpenGuard} (open or closed).
+ * <p>This class is the {@link ILocalCluster} facade; {@code io.microburst.cluster} does the work: {@link ClusterSettings}
+ * (what the {@link Builder} sets), {@link TopologySubmitter}, {@link ComponentLoaders}, {@link TopologyUpgrade}
+ * (submission), {@link TopologyTable}, {@link TopologyCommands} (kill, rebalance...), {@link ClusterViews},
+ * {@link ClusterClock}, {@link ClusterBlobStore}, {@link Tracking}, {@link StormServerTypes}, {@link OpenGuard}.
  *
  * <p>Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
  */
@@ -57,14 +56,12 @@ public final class MicroburstCluster implements ILocalCluster {
     private final TopologyCommands commands = new TopologyCommands(topologies);
     private final OpenGuard open = new OpenGuard("MicroburstCluster");
     private final long startMillis = System.currentTimeMillis();
-    /** Null unless the cluster is tracked. */
-    private final Tracking tracking;
+    private final Tracking tracking; // null unless the cluster is tracked
     private final ClusterBlobStore blobs;
     private final TopologySubmitter submitter;
     private final TopologyUpgrade upgrades;
     private final ClusterClock clock;
-    /** Guarded by this. */
-    private Object metricRegistry;
+    private Object metricRegistry; // guarded by this
 
     /** A cluster as Storm's {@code new LocalCluster()}: Storm's configuration, Trident batches every 50 ms. */
     public MicroburstCluster() {
@@ -119,9 +116,7 @@ public final class MicroburstCluster implements ILocalCluster {
     public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
                                                 SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
-        if (!upgrades.takes(topologyName, conf, topology)) { // microburst.upgrade: a running one's new version
-            submitter.submit(topologyName, conf, topology, submitOpts);
-        }
+        upgrades.submit(topologyName, conf, topology, submitOpts); // or, asked, a running one's new version
         return new LocalTopology(topologyName, topology);
     }
 
@@ -175,8 +170,8 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public ClusterSummary getClusterInfo() {
-        int uptimeSecs = (int) ((System.currentTimeMillis() - startMillis) / 1000);
-        return ClusterViews.clusterSummary(getTopologySummaries(), uptimeSecs, liveExecutors());
+        return ClusterViews.clusterSummary(getTopologySummaries(),
+            (int) ((System.currentTimeMillis() - startMillis) / 1000), liveExecutors());
     }
 
     @Override
@@ -256,6 +251,11 @@ public final class MicroburstCluster implements ILocalCluster {
     /** Waits until every topology is idle, or Storm's test timeout ({@link ClusterClock#waitForIdle}). */
     public boolean waitForIdle() throws InterruptedException {
         return clock.waitForIdle();
+    }
+
+    /** Waits up to {@code timeoutMs} until every topology is idle (as {@link #waitForIdle()}): a graceful stop's drain. */
+    public boolean awaitIdle(long timeoutMs) throws InterruptedException {
+        return io.microburst.runtime.topology.Quiescence.await(topologies.all(), timeoutMs);
     }
 
     /** The cluster's storm-server {@code StormMetricsRegistry}, as Storm's ({@link StormServerTypes}). */

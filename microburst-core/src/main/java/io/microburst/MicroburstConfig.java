@@ -16,6 +16,12 @@ public final class MicroburstConfig {
      * when it closes.
      */
     public static final String BLOBSTORE_DIR = "microburst.blobstore.dir";
+    /**
+     * String, a cluster setting: the folder in which each topology gets its working directory (its jar's
+     * {@code resources/} for multi-lang scripts, the subprocesses' pid files), created if missing. Unset: the JVM's
+     * temporary folder. Either way the directory is deleted when the topology stops.
+     */
+    public static final String WORK_DIR = ConfigKeys.WORK_DIR;
     /** Boolean, default true: run one-to-one chains of tasks in the emitting thread (operator fusion). */
     public static final String FUSION = ConfigKeys.FUSION;
     /**

@@ -67,6 +67,23 @@ class WorkDirTest {
         }
     }
 
+    /** With {@code microburst.work.dir} set (as the server sets it, to its data folder) the directory is made there. */
+    @Test
+    void aClusterWithAWorkDirKeepsTheWorkingDirectoriesThere(@TempDir Path parent) throws Exception {
+        Path work = parent.resolve("workers");
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("spout", new Announcing());
+        try (MicroburstCluster cluster = new MicroburstCluster(Map.of(MicroburstConfig.WORK_DIR, work.toString()))) {
+            cluster.submitTopology("placed", new Config(), b.createTopology());
+            try (Stream<Path> entries = Files.list(work)) {
+                assertEquals(1, entries.filter(p -> p.getFileName().toString().startsWith("microburst-placed-")).count());
+            }
+        }
+        try (Stream<Path> entries = Files.list(work)) {
+            assertEquals(0, entries.count(), "deleted when the topology stops");
+        }
+    }
+
     @Test
     void aRefusedSubmitLeavesNoWorkingDirectory() throws Exception {
         String name = "refused-" + System.nanoTime();

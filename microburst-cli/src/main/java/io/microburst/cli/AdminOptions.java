@@ -27,6 +27,11 @@ final class AdminOptions {
             Command.RebalanceExtras.NONE);
     }
 
+    static Command.Kill kill(Specs.Kill spec) throws UsageException {
+        return new Command.Kill(CommandLineParser.confMap(spec.conf), spec.names, waitSecs(spec.waitSecs),
+            spec.ignoreErrors);
+    }
+
     static Command.Admin rebalance(Specs.Rebalance spec) throws UsageException {
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (String assignment : spec.executors) {

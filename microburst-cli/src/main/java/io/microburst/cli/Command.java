@@ -67,15 +67,15 @@ public sealed interface Command {
     }
 
     /** What an {@link Admin} command asks of the server, as Storm's command of the same name. */
-    enum AdminVerb { LIST, KILL, ACTIVATE, DEACTIVATE, REBALANCE, ROLLBACK }
+    enum AdminVerb { LIST, ACTIVATE, DEACTIVATE, REBALANCE, ROLLBACK }
 
     /**
-     * {@code microburst list|kill|activate|deactivate|rebalance} against a Nimbus (a {@code microburst server} or a
+     * {@code microburst list|activate|deactivate|rebalance} against a Nimbus (a {@code microburst server} or a
      * Storm cluster), found through {@code nimbus.seeds} and {@code nimbus.thrift.port}.
      *
      * @param conf client configuration overrides
      * @param topology the topology's name; empty for LIST
-     * @param waitSecs Storm's wait_secs for KILL and REBALANCE; empty for the topology's message timeout
+     * @param waitSecs Storm's wait_secs for REBALANCE; empty for the topology's message timeout
      * @param executors new executor counts per component, for REBALANCE
      * @param rebalance the rest of Storm's rebalance options ({@link RebalanceExtras#NONE} for the other verbs)
      */
@@ -84,6 +84,22 @@ public sealed interface Command {
         public Admin {
             conf = Map.copyOf(conf);
             executors = Map.copyOf(executors);
+        }
+    }
+
+    /**
+     * {@code microburst kill NAME...}, as Storm's {@code storm kill}: each topology killed in order with the same wait.
+     *
+     * @param conf client configuration overrides
+     * @param topologies the names, in the order given (at least one)
+     * @param waitSecs Storm's wait_secs; empty for each topology's message timeout
+     * @param ignoreErrors {@code -i}: go on past an invalid name or a failed kill, and fail at the end
+     */
+    record Kill(Map<String, Object> conf, List<String> topologies, OptionalInt waitSecs, boolean ignoreErrors)
+        implements Command {
+        public Kill {
+            conf = Map.copyOf(conf);
+            topologies = List.copyOf(topologies);
         }
     }
 

@@ -141,7 +141,7 @@ public final class CommandLineParser {
             return AdminOptions.admin(Command.AdminVerb.LIST, list, null, null);
         }
         if (spec instanceof Specs.Kill kill) {
-            return AdminOptions.admin(Command.AdminVerb.KILL, kill, kill.name, kill.waitSecs);
+            return AdminOptions.kill(kill);
         }
         if (spec instanceof Specs.Activate activate) {
             return AdminOptions.admin(Command.AdminVerb.ACTIVATE, activate, activate.name, null);

@@ -9,6 +9,7 @@ import io.microburst.cli.remote.BlobstoreRun;
 import io.microburst.cli.remote.ConfValueRun;
 import io.microburst.cli.remote.DrpcClientRun;
 import io.microburst.cli.remote.ErrorsRun;
+import io.microburst.cli.remote.KillRun;
 import io.microburst.cli.remote.LogLevelRun;
 import io.microburst.cli.remote.MonitorRun;
 import io.microburst.cli.remote.ServerRun;
@@ -54,6 +55,9 @@ public final class Main {
             if (command instanceof Command.Admin admin) {
                 AdminOptions.notes(admin).forEach(note -> err.println("microburst: " + note));
                 return new AdminRun(admin, out).run();
+            }
+            if (command instanceof Command.Kill kill) {
+                return new KillRun(kill, out, err).run();
             }
             if (command instanceof Command.Monitor monitor) {
                 return new MonitorRun(monitor, out).run();

@@ -147,11 +147,20 @@ final class Specs {
     }
 
     @Command(name = "kill", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "Kill a topology: spouts deactivated, work in flight finishing for the wait, then stopped.")
-    static final class Kill extends OneTopology {
+            description = {"Kill topologies, as 'storm kill': spouts deactivated, work in flight finishing for the "
+                    + "wait, then stopped. Several names are killed in order; the first that fails stops the rest "
+                    + "unless -i is given."})
+    static final class Kill extends ClientConf {
         @Option(names = {"-w", "--wait"}, paramLabel = "SECONDS",
                 description = "Seconds between deactivation and the stop (default: the topology's message timeout).")
         String waitSecs;
+
+        @Option(names = {"-i", "--ignore-errors"},
+                description = "Go on past a name that is invalid or fails to be killed; exit 1 at the end if any did.")
+        boolean ignoreErrors;
+
+        @Parameters(paramLabel = "NAME", arity = "1..*", description = "The topologies' names.")
+        List<String> names = new ArrayList<>();
     }
 
     @Command(name = "activate", mixinStandardHelpOptions = true, description = "Activate a topology's spouts.")

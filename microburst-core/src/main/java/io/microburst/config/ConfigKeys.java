@@ -9,6 +9,7 @@ package io.microburst.config;
  */
 public final class ConfigKeys {
     public static final String FUSION = "microburst.fusion";
+    public static final String WORK_DIR = "microburst.work.dir";
     public static final String TASK_FAILURE_LIMIT = "microburst.task.failure.limit";
     public static final String TASK_FAILURE_WINDOW_SECS = "microburst.task.failure.window.secs";
     public static final String TASK_RESTART_BACKOFF_MS = "microburst.task.restart.backoff.ms";

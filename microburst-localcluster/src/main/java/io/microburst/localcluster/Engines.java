@@ -1,9 +1,12 @@
 package io.microburst.localcluster;
 
 import io.microburst.MicroburstCluster;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.ILocalCluster;
 
 /**
@@ -15,6 +18,7 @@ import org.apache.storm.ILocalCluster;
  */
 public final class Engines {
     private static final Map<ILocalCluster, MicroburstCluster> ENGINES = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final AtomicInteger REGISTERED = new AtomicInteger();
 
     private Engines() {
     }
@@ -22,6 +26,19 @@ public final class Engines {
     /** Records that {@code engine} runs {@code facade}'s topologies, until {@link #forget(ILocalCluster)}. */
     public static void register(ILocalCluster facade, MicroburstCluster engine) {
         ENGINES.put(facade, engine);
+        REGISTERED.incrementAndGet();
+    }
+
+    /** How many clusters were registered so far in this class loader (each {@code new LocalCluster()} is one). */
+    public static int registered() {
+        return REGISTERED.get();
+    }
+
+    /** The clusters registered and not closed yet (their facades, as the user's code holds them). */
+    public static List<ILocalCluster> open() {
+        synchronized (ENGINES) {
+            return new ArrayList<>(ENGINES.keySet());
+        }
     }
 
     public static void forget(ILocalCluster facade) {

@@ -40,10 +40,12 @@ public final class BoundTransportPlugin implements ITransportPlugin {
     @Override
     public TServer getServer(TProcessor processor) throws IOException, TTransportException {
         InetSocketAddress address = new InetSocketAddress(ServerConfig.bind(conf), type.getPort(conf));
-        TNonblockingServerSocket socket = new TNonblockingServerSocket(address);
+        int maxBufferSize = type.getMaxBufferSize(conf);
+        // Frames over the limit close their connection; without it Thrift's default (16 MB) applies, and a frame between
+        // the two would wait forever for read buffer room, holding its connection and the selector busy.
+        TNonblockingServerSocket socket = new TNonblockingServerSocket(address, 0, maxBufferSize);
         port = socket.getPort();
         int threads = type.getNumThreads(conf);
-        int maxBufferSize = type.getMaxBufferSize(conf);
         THsHaServer.Args args = new THsHaServer.Args(socket).processor(processor).maxWorkerThreads(threads)
             .protocolFactory(new TBinaryProtocol.Factory(false, true, maxBufferSize, -1));
         args.maxReadBufferBytes = maxBufferSize;

@@ -48,7 +48,8 @@ final class DrpcDaemon implements AutoCloseable {
             service = new DrpcService(conf, host);
             int httpPort = ServerConfig.drpcHttpPort(conf);
             DrpcHttp http = httpPort < 0 ? null : new DrpcHttp(service, httpPort,
-                ObjectReader.getInt(conf.get(Config.DRPC_WORKER_THREADS), 64), allowedHosts);
+                ObjectReader.getInt(conf.get(Config.DRPC_WORKER_THREADS), 64), allowedHosts,
+                ServerConfig.httpMaxBodyBytes(conf));
             return new DrpcDaemon(service, http);
         } catch (Exception e) {
             if (service != null) {

@@ -2,6 +2,8 @@ package io.microburst.server;
 
 import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.JettyServer;
+import io.microburst.server.web.QueryParameters;
+import io.microburst.server.web.RequestBody;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +13,6 @@ import org.apache.storm.generated.DRPCExecutionException;
 import org.apache.storm.security.auth.ReqContext;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -21,23 +22,28 @@ import org.eclipse.jetty.util.Callback;
  * DRPC over HTTP on {@code drpc.http.port}, as Storm's DRPC daemon serves it: {@code GET /drpc/FUNCTION/ARGS},
  * {@code GET /drpc/FUNCTION} (empty arguments) and {@code POST /drpc/FUNCTION} (the body is the arguments) answer the
  * result as text; a failed request answers Storm's JSON {@code {"error": TYPE, "errorMessage": MESSAGE}} with Storm's
- * status (400 failed request, 503 server shutting down, 504 timed out, 500 otherwise), and 401 with {@code "error": "401 Unauthorized"} when {@code drpc.authorizer} refuses. There is no
- * HTTP authentication here, so it listens on 127.0.0.1 only.
+ * status (400 failed request, 503 server shutting down, 504 timed out, 500 otherwise), and 401 with {@code "error": "401 Unauthorized"} when {@code drpc.authorizer} refuses;
+ * arguments larger than {@value ServerConfig#HTTP_MAX_BODY_BYTES} are answered 413 before they are read. As in Storm,
+ * a function no topology serves is answered when the request times out ({@code drpc.request.timeout.secs}). There is
+ * no HTTP authentication here, so it listens on 127.0.0.1 only.
  */
 final class DrpcHttp implements AutoCloseable {
     private static final String PREFIX = "/drpc/";
 
     private final DrpcService drpc;
     private final JettyServer http;
+    private final long maxBodyBytes;
 
     /**
      * @param port the port, 0 for any free one
      * @param threads how many requests may wait for their results at once
+     * @param maxBodyBytes the most arguments a POST may send
      */
-    DrpcHttp(DrpcService drpc, int port, int threads, AllowedHosts allowedHosts) throws Exception {
+    DrpcHttp(DrpcService drpc, int port, int threads, AllowedHosts allowedHosts, long maxBodyBytes) throws Exception {
         this.drpc = drpc;
+        this.maxBodyBytes = maxBodyBytes;
         this.http = new JettyServer("DRPC HTTP server", "microburst-drpc-http", Math.max(threads, 4) + 4, 2,
-            InetAddress.getLoopbackAddress().getHostAddress(), port, allowedHosts, new Calls());
+            InetAddress.getLoopbackAddress().getHostAddress(), port, allowedHosts, new Calls(), true);
     }
 
     int port() {
@@ -71,7 +77,14 @@ final class DrpcHttp implements AutoCloseable {
                 }
             } else if ("POST".equals(method) && slash < 0) {
                 function = rest;
-                args = Content.Source.asString(request, StandardCharsets.UTF_8);
+                try {
+                    args = RequestBody.read(request, maxBodyBytes, "the DRPC arguments of '" + QueryParameters.shown(
+                        function) + "'", ServerConfig.HTTP_MAX_BODY_BYTES);
+                } catch (RequestBody.TooLarge e) {
+                    return error(response, callback, 413, "413 Payload Too Large", e.getMessage());
+                } catch (IllegalArgumentException e) {
+                    return error(response, callback, 400, "400 Bad Request", e.getMessage());
+                }
             } else {
                 return error(response, callback, 405, "Method Not Allowed", method + " " + path + " is not a DRPC call");
             }

@@ -2,6 +2,7 @@ package io.microburst.server;
 
 import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.JettyServer;
+import io.microburst.server.web.QueryParameters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -45,7 +46,7 @@ final class LogViewer implements AutoCloseable {
 
     LogViewer(WorkerLogs logs, String host, int port, AllowedHosts allowedHosts) throws Exception {
         this.logs = logs;
-        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts, new Routes());
+        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts, new Routes(), false);
     }
 
     int port() {
@@ -61,8 +62,8 @@ final class LogViewer implements AutoCloseable {
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
             String path = Request.getPathInContext(request);
-            Fields query = Request.extractQueryParameters(request);
             try {
+                Fields query = QueryParameters.of(request);
                 if (!"GET".equals(request.getMethod())) {
                     text(response, callback, 405, "method " + request.getMethod() + " is not allowed");
                 } else if (path.equals("/api/v1/download") || path.equals("/api/v1/log")) {
@@ -71,13 +72,16 @@ final class LogViewer implements AutoCloseable {
                     if (name == null) {
                         text(response, callback, 400, path + " needs the parameter file=TOPOLOGY_ID/PORT/worker.log");
                     } else if (file == null) {
-                        text(response, callback, 404, "no such log file: " + name);
+                        text(response, callback, 404, "no such log file: " + QueryParameters.shown(name)
+                            + " (name one that /api/v1/listLogs lists)");
                     } else if (path.endsWith("download")) {
                         download(response, callback, file);
                     } else {
-                        slice(response, callback, file, number(query, "start"), number(query, "length"));
+                        slice(response, callback, file, number(query, "start", Long.MAX_VALUE),
+                            number(query, "length", MAX_LENGTH));
                     }
                 } else if (path.equals("/api/v1/listLogs")) {
+                    number(query, "port", Integer.MAX_VALUE);
                     send(response, callback, 200, "application/json; charset=utf-8",
                         JSONValue.toJSONString(list(query.getValue("topoId"), query.getValue("port")))
                             .getBytes(StandardCharsets.UTF_8));
@@ -88,25 +92,27 @@ final class LogViewer implements AutoCloseable {
                 text(response, callback, 400, e.getMessage());
             } catch (IOException | RuntimeException e) {
                 LOG.warn("GET {} failed", path, e);
-                text(response, callback, 500, path + ": " + e);
+                text(response, callback, 500, "GET " + QueryParameters.shown(path) + " failed; the server's log says why");
             }
             return true;
         }
     }
 
-    private static Long number(Fields query, String name) {
+    /** The parameter as a whole number from 0 to {@code max}, or null when not given; anything else is refused. */
+    private static Long number(Fields query, String name, long max) {
         String value = query.getValue(name);
         if (value == null) {
             return null;
         }
         try {
             long n = Long.parseLong(value);
-            if (n < 0) {
+            if (n < 0 || n > max) {
                 throw new NumberFormatException();
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("parameter " + name + " must be a number of bytes, 0 or more: " + value);
+            throw new IllegalArgumentException("parameter " + name + " must be a whole number from 0 to " + max + ": "
+                + QueryParameters.shown(value));
         }
     }
 

@@ -6,11 +6,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Stream;
 import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.WebServer;
 import org.apache.storm.Config;
@@ -50,6 +52,7 @@ public final class MicroburstServer implements AutoCloseable {
     private final NimbusThrift thrift;
     private final WebServer web;
     private final LogViewer logViewer;
+    private final GracefulDrain drain;
 
     /**
      * Starts the services in order; {@link #close()} stops them in reverse order, and a failed start stops those
@@ -89,8 +92,15 @@ public final class MicroburstServer implements AutoCloseable {
         }
         Map<String, Object> clusterConf = new HashMap<>(conf);
         clusterConf.putIfAbsent(MicroburstConfig.BLOBSTORE_DIR, dir.resolve("blobs").toString());
+        // topologies' working directories inside the data folder, those left by a killed server deleted first
+        Path workers = dir.resolve("workers");
+        services.run("topology working directories", () -> deleteContents(workers));
+        clusterConf.putIfAbsent(MicroburstConfig.WORK_DIR, workers.toString());
         this.cluster = services.start("cluster", () -> new MicroburstCluster(clusterConf));
         this.nimbus = services.run("stored topologies", () -> restoredNimbus(dir, scheduler));
+        // Closed after the services that take requests and before the cluster: a graceful stop drains here.
+        this.drain = services.start("graceful stop", () -> new GracefulDrain(cluster, ServerConfig.stopWaitSecs(conf)),
+            GracefulDrain::drain);
         this.thrift = services.start("Nimbus Thrift", () -> new NimbusThrift(conf, nimbus));
         this.web = services.start("web", () -> startWeb(bind, ServerConfig.uiPort(conf), dir, allowedHosts));
         // getNimbusConf answers the port in use (ui.port 0 picks a free one), as it does for DRPC's: clients such as
@@ -98,6 +108,24 @@ public final class MicroburstServer implements AutoCloseable {
         conf.put(ServerConfig.UI_PORT, web.port());
         this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
             ServerConfig.logViewerPort(conf), allowedHosts));
+        // the UI's log links name the port in use (logviewer.port 0 picks a free one)
+        if (logViewer != null) {
+            conf.put(ServerConfig.LOGVIEWER_PORT, logViewer.port());
+        }
+    }
+
+    /** Deletes what is inside {@code folder} (nothing runs there yet), keeping the folder. */
+    private static Void deleteContents(Path folder) throws IOException {
+        if (Files.isDirectory(folder)) {
+            try (Stream<Path> paths = Files.walk(folder)) {
+                for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                    if (!p.equals(folder)) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static ScheduledExecutorService newScheduler() {
@@ -111,7 +139,7 @@ public final class MicroburstServer implements AutoCloseable {
     /** The Nimbus service, with every stored topology started again in its stored status. */
     private ServerNimbus restoredNimbus(Path dir, ScheduledExecutorService scheduler) throws IOException {
         ServerNimbus restored = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
-            ServerConfig.uploadMaxBytes(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
+            ServerConfig.uploadLimits(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
             workerLogs);
         restored.restore();
         return restored;
@@ -120,7 +148,8 @@ public final class MicroburstServer implements AutoCloseable {
     private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
         try {
             return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
-                dir.resolve(UiToken.FILE).toString());
+                dir.resolve(UiToken.FILE).toString(), workerLogs.root(), nimbus.debugSampling(),
+                ServerConfig.httpMaxBodyBytes(conf));
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }
@@ -219,17 +248,35 @@ public final class MicroburstServer implements AutoCloseable {
         return drpc == null ? -1 : drpc.httpPort();
     }
 
-    /**
-     * Stops serving and stops every topology; stored topologies stay stored and come back at the next start. DRPC
-     * requests still waiting fail with {@code SERVER_SHUTDOWN}.
-     */
     /** The services running, in the order they started (and the reverse of the order they stop in). */
     List<String> services() {
         return services.names();
     }
 
+    /**
+     * Stops serving and stops every topology at once; stored topologies stay stored and come back at the next start.
+     * DRPC requests still waiting fail with {@code SERVER_SHUTDOWN}.
+     */
     @Override
     public void close() {
         services.close();
+    }
+
+    /**
+     * As {@link #close()}, gracefully (SIGTERM): once requests are no longer taken, every spout is deactivated and the
+     * tuples in flight are processed, for at most {@value ServerConfig#STOP_WAIT_SECS} seconds ({@link GracefulDrain}),
+     * before the topologies stop. Their stored status is unchanged.
+     *
+     * @return false when tuples were still in flight at the end of the wait (they were stopped anyway)
+     */
+    public boolean closeGracefully() {
+        drain.request();
+        services.close();
+        return drain.drained();
+    }
+
+    /** Seconds {@link #closeGracefully()} waits at most for the tuples in flight. */
+    public int stopWaitSecs() {
+        return ServerConfig.stopWaitSecs(conf);
     }
 }

@@ -1,6 +1,7 @@
 package io.microburst.server;
 
 import io.microburst.server.web.AllowedHosts;
+import io.microburst.server.web.WebServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +14,7 @@ import org.apache.storm.utils.ObjectReader;
 /**
  * Configuration keys of {@code microburst server}, read from the same map as Storm's own keys (storm.yaml, then
  * {@code -c} overrides). Storm's keys it honours: {@code nimbus.thrift.port}, {@code nimbus.thrift.max_buffer_size},
- * {@code nimbus.thrift.threads}, {@code ui.port} (pages, REST API, metrics), {@code logviewer.port} (worker logs), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication);
+ * {@code nimbus.thrift.threads}, {@code nimbus.file.copy.expiration.secs} (idle uploads), {@code ui.port} (pages, REST API, metrics), {@code logviewer.port} (worker logs), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication);
  * with {@value #DRPC} on, Storm's DRPC daemon keys: {@code drpc.port}, {@code drpc.invocations.port},
  * {@code drpc.http.port}, {@code drpc.request.timeout.secs}, {@code drpc.authorizer}, {@code drpc.thrift.transport},
  * {@code drpc.invocations.thrift.transport}, {@code drpc.worker.threads}, {@code drpc.invocations.threads},
@@ -29,6 +30,20 @@ public final class ServerConfig {
     public static final String BIND = "microburst.server.bind";
     /** Long, default 256 MiB: the largest topology jar an upload may send. */
     public static final String UPLOAD_MAX_BYTES = "microburst.server.upload.max.bytes";
+    /**
+     * Long, default 2 GiB: the most an uploaded jar's entries may add up to once expanded; a jar that would expand to
+     * more (a zip bomb) is refused when its upload finishes.
+     */
+    public static final String UPLOAD_MAX_EXPANDED_BYTES = "microburst.server.upload.max.expanded.bytes";
+    /** Int, default 16: how many jar uploads may be in progress at once; one more is refused until one ends. */
+    public static final String UPLOAD_MAX_OPEN = "microburst.server.upload.max.open";
+    /**
+     * Storm's key (storm-server's DaemonConfig), default 600: seconds an upload may go without a chunk, or a finished
+     * upload without its submission, before it is dropped and its file deleted.
+     */
+    public static final String FILE_COPY_EXPIRATION_SECS = "nimbus.file.copy.expiration.secs";
+    /** Long, default 1 MiB: the largest request body an HTTP port reads (rebalance requests, DRPC arguments). */
+    public static final String HTTP_MAX_BODY_BYTES = WebServer.HTTP_MAX_BODY_BYTES;
 
     /**
      * Boolean, default false: also serve DRPC, as Storm's DRPC daemon ({@code storm drpc}) does, on {@code drpc.port}
@@ -66,9 +81,21 @@ public final class ServerConfig {
      */
     public static final String WORKER_LOG_MAX_BYTES = "microburst.server.worker.log.max.bytes";
 
+    /**
+     * Int, default {@value #DEFAULT_STOP_WAIT_SECS}: at a graceful stop (SIGTERM, {@code systemctl stop}), how long the
+     * server waits, with every spout deactivated, for the tuples in flight to be processed before it stops the
+     * topologies ({@link GracefulDrain}); 0: no wait.
+     */
+    public static final String STOP_WAIT_SECS = "microburst.server.stop.wait.secs";
+    public static final int DEFAULT_STOP_WAIT_SECS = 30;
+
     public static final String DEFAULT_DIR = "microburst-data";
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final long DEFAULT_UPLOAD_MAX_BYTES = 256L << 20;
+    public static final long DEFAULT_UPLOAD_MAX_EXPANDED_BYTES = 2L << 30;
+    public static final int DEFAULT_UPLOAD_MAX_OPEN = 16;
+    public static final int DEFAULT_FILE_COPY_EXPIRATION_SECS = 600;
+    public static final long DEFAULT_HTTP_MAX_BODY_BYTES = 1L << 20;
 
     private ServerConfig() {
     }
@@ -82,8 +109,30 @@ public final class ServerConfig {
     }
 
     static long uploadMaxBytes(Map<String, Object> conf) {
-        Object value = conf.get(UPLOAD_MAX_BYTES);
-        return value == null ? DEFAULT_UPLOAD_MAX_BYTES : ((Number) value).longValue();
+        return positive(conf, UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_MAX_BYTES);
+    }
+
+    /** The limits of jar uploads, from their keys. */
+    static UploadLimits uploadLimits(Map<String, Object> conf) {
+        return new UploadLimits(uploadMaxBytes(conf), positive(conf, UPLOAD_MAX_EXPANDED_BYTES,
+            DEFAULT_UPLOAD_MAX_EXPANDED_BYTES), (int) Math.min(Integer.MAX_VALUE, positive(conf, UPLOAD_MAX_OPEN,
+            DEFAULT_UPLOAD_MAX_OPEN)), positive(conf, FILE_COPY_EXPIRATION_SECS, DEFAULT_FILE_COPY_EXPIRATION_SECS));
+    }
+
+    static long httpMaxBodyBytes(Map<String, Object> conf) {
+        return positive(conf, HTTP_MAX_BODY_BYTES, DEFAULT_HTTP_MAX_BODY_BYTES);
+    }
+
+    /** A whole number more than 0 under {@code key}, or {@code otherwise} when unset; anything else refused by key. */
+    private static long positive(Map<String, Object> conf, String key, long otherwise) {
+        Object value = conf.get(key);
+        if (value == null) {
+            return otherwise;
+        }
+        if (!(value instanceof Number number) || number.doubleValue() != number.longValue() || number.longValue() <= 0) {
+            throw new IllegalArgumentException(key + " must be a whole number more than 0: " + value);
+        }
+        return number.longValue();
     }
 
     static long workerLogMaxBytes(Map<String, Object> conf) {
@@ -111,6 +160,17 @@ public final class ServerConfig {
         }
         names.add(host);
         return new AllowedHosts(HTTP_ALLOWED_HOSTS, names);
+    }
+
+    static int stopWaitSecs(Map<String, Object> conf) {
+        Object value = conf.get(STOP_WAIT_SECS);
+        if (value == null) {
+            return DEFAULT_STOP_WAIT_SECS;
+        }
+        if (!(value instanceof Number number) || number.intValue() < 0) {
+            throw new IllegalArgumentException(STOP_WAIT_SECS + " must be a number of seconds, 0 or more: " + value);
+        }
+        return number.intValue();
     }
 
     static int uiPort(Map<String, Object> conf) {

@@ -4,33 +4,35 @@ import io.microburst.MicroburstCluster;
 import io.microburst.cluster.upgrade.UpgradeOptions;
 import io.microburst.server.nimbus.ClusterNimbus;
 import io.microburst.server.nimbus.SubmittedConf;
+import io.microburst.server.web.ClusterPageInfos;
+import io.microburst.server.web.DebugSampling;
 import io.microburst.server.web.PageInfos;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.storm.generated.AlreadyAliveException;
-import org.apache.storm.Config;
-import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.ComponentPageInfo;
-import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.NimbusSummary;
 import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.OwnerResourceSummary;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
+import org.apache.storm.generated.SupervisorPageInfo;
+import org.apache.storm.generated.TopologyHistoryInfo;
 import org.apache.storm.generated.TopologyInitialStatus;
 import org.apache.storm.generated.TopologyPageInfo;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TApplicationException;
 import org.apache.storm.thrift.TException;
-import org.apache.storm.utils.Utils;
 import org.apache.storm.utils.VersionInfo;
 import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.slf4j.Logger;
@@ -46,7 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerNimbus extends ClusterNimbus {
     private static final Logger LOG = LoggerFactory.getLogger(ServerNimbus.class);
-    private static final int MAX_NAME_LENGTH = 200;
 
     private final MicroburstCluster microburst;
     private final Map<String, Object> serverConf;
@@ -55,6 +56,7 @@ final class ServerNimbus extends ClusterNimbus {
     private final LogLevels logLevels;
     private final String advertisedHost;
     private final WorkerLogs workerLogs;
+    private final DebugSampling debugSampling;
     private volatile int advertisedPort;
     /** Class loaders of the topologies started here, closed once their topology is gone from the cluster. */
     private final Map<String, TopologyClassLoader> loaders = new ConcurrentHashMap<>();
@@ -64,6 +66,7 @@ final class ServerNimbus extends ClusterNimbus {
                  ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) throws IOException {
         super(cluster);
         this.workerLogs = workerLogs;
+        this.debugSampling = new DebugSampling(cluster, workerLogs.root());
         this.microburst = cluster;
         this.serverConf = serverConf;
         this.uploads = uploads;
@@ -72,6 +75,8 @@ final class ServerNimbus extends ClusterNimbus {
         this.logLevels = new LogLevels(scheduler);
         this.advertisedHost = advertisedHost;
         scheduler.scheduleWithFixedDelay(this::closeUnusedLoaders, 1, 1, TimeUnit.SECONDS);
+        scheduler.scheduleWithFixedDelay(uploads::expire, uploads.expireEveryMillis(), uploads.expireEveryMillis(),
+            TimeUnit.MILLISECONDS);
     }
 
     void advertisedPort(int port) {
@@ -120,7 +125,7 @@ final class ServerNimbus extends ClusterNimbus {
     @Override
     public synchronized void submitTopologyWithOpts(String name, String uploadedJarLocation, String jsonConf,
                                                     StormTopology topology, SubmitOptions options) throws TException {
-        validateName(name);
+        TopologyNames.validate(name);
         Map<String, Object> conf = SubmittedConf.parse(jsonConf);
         boolean announced = upgrades.expected(name);
         boolean upgrade = UpgradeOptions.requested(conf) && (announced || isRunning(name));
@@ -143,8 +148,9 @@ final class ServerNimbus extends ClusterNimbus {
         try {
             stored = upgrades.save(name, jar, conf, topology, status, upgrade);
         } catch (IOException e) {
+            JarUploads.deleteQuietly(jar);
             throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "submitTopology of '" + name
-                + "': cannot store the topology: " + e);
+                + "': cannot store the topology: " + e.getMessage());
         }
         try {
             start(stored, conf);
@@ -153,16 +159,13 @@ final class ServerNimbus extends ClusterNimbus {
             if (e instanceof TException t) {
                 throw t;
             }
-            throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: " + e);
+            LOG.warn("Submitting topology {} failed", name, e);
+            throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: "
+                + ThriftErrors.plain(e));
         }
         LOG.info("{} topology {} ({})", upgrade ? "Upgraded" : "Submitted", name, status);
     }
 
-    /**
-     * {@code microburst upgrade --rollback}: the previous version of a running topology becomes its next version.
-     *
-     * @throws NotAliveException when the topology is not running or has no previous version
-     */
     /** {@code microburst upgrade}'s calls: the announcement of an upgrade, or a rollback. Under the lock. */
     private void upgradeCall(String name, boolean rollback) throws TException {
         if (!isRunning(name)) {
@@ -190,7 +193,7 @@ final class ServerNimbus extends ClusterNimbus {
         SubmitOptions options = new SubmitOptions(stored.status());
         workerLogs.begin(loader);
         try {
-            cluster.submitTopologyWithOpts(stored.name(), conf, withExecutors(stored.topology(),
+            cluster.submitTopologyWithOpts(stored.name(), conf, RebalancedTopology.of(stored.topology(),
                 stored.executors()), options);
         } catch (TException | RuntimeException e) {
             workerLogs.end(loader);
@@ -212,56 +215,9 @@ final class ServerNimbus extends ClusterNimbus {
         }
     }
 
-    /**
-     * The topology with the executor counts of past rebalances: each such component keeps its task count (written
-     * into its configuration's {@code topology.tasks} when it had none) and gets the count as its parallelism, so it
-     * starts as the rebalance left it, as Storm's scheduler would place it again. Components no longer in the topology
-     * are ignored.
-     */
-    @SuppressWarnings("unchecked")
-    static StormTopology withExecutors(StormTopology topology, Map<String, Integer> executors) {
-        if (executors.isEmpty()) {
-            return topology;
-        }
-        StormTopology copy = topology.deepCopy();
-        Map<String, ComponentCommon> commons = new java.util.HashMap<>();
-        copy.get_spouts().forEach((id, spout) -> commons.put(id, spout.get_common()));
-        copy.get_bolts().forEach((id, bolt) -> commons.put(id, bolt.get_common()));
-        executors.forEach((id, count) -> {
-            ComponentCommon common = commons.get(id);
-            if (common == null) {
-                return;
-            }
-            Object parsed = common.is_set_json_conf() ? JSONValue.parse(common.get_json_conf()) : null;
-            Map<String, Object> conf = parsed instanceof Map ? new java.util.HashMap<>((Map<String, Object>) parsed)
-                : new java.util.HashMap<>();
-            conf.putIfAbsent(Config.TOPOLOGY_TASKS, common.is_set_parallelism_hint() ? common.get_parallelism_hint() : 1);
-            common.set_json_conf(JSONValue.toJSONString(conf));
-            common.set_parallelism_hint(count);
-        });
-        return copy;
-    }
-
-    private static void validateName(String name) throws InvalidTopologyException {
-        try {
-            Utils.validateTopologyName(name);
-        } catch (IllegalArgumentException e) {
-            throw new WrappedInvalidTopologyException("submitTopology: " + e.getMessage());
-        }
-        if (!storable(name)) {
-            throw new WrappedInvalidTopologyException("submitTopology: topology name '" + name + "' is not allowed (at most "
-                + MAX_NAME_LENGTH + " characters, not . or ..)");
-        }
-    }
-
-    /** Whether the name can be a folder of the store (Storm's own rules already exclude / \\ and :). */
-    private static boolean storable(String name) {
-        return !name.equals(".") && !name.equals("..") && name.length() <= MAX_NAME_LENGTH;
-    }
-
     @Override
     public boolean isTopologyNameAllowed(String name) throws TException {
-        return name != null && storable(name) && (super.isTopologyNameAllowed(name) || upgrades.expects(name));
+        return name != null && TopologyNames.storable(name) && (super.isTopologyNameAllowed(name) || upgrades.expects(name));
     }
 
     private boolean isRunning(String name) {
@@ -370,15 +326,44 @@ final class ServerNimbus extends ClusterNimbus {
         return new NimbusSummary(advertisedHost, advertisedPort, uptimeSecs(), true, VersionInfo.getVersion());
     }
 
+    /** Storm's debug event sampling, shared with the web server's REST API. */
+    DebugSampling debugSampling() {
+        return debugSampling;
+    }
+
+    @Override
+    public void debug(String name, String component, boolean enable, double samplingPercentage) throws TException {
+        debugSampling.debug(this, name, component, enable, samplingPercentage);
+    }
+
     @Override
     public TopologyPageInfo getTopologyPageInfo(String id, String window, boolean includeSys) throws TException {
-        return PageInfos.topology(this, id, window);
+        TopologyPageInfo page = PageInfos.topology(this, id, window);
+        page.set_debug_options(debugSampling.options(page.get_id(), null));
+        return page;
     }
 
     @Override
     public ComponentPageInfo getComponentPageInfo(String id, String component, String window, boolean includeSys)
         throws TException {
-        return PageInfos.component(this, id, component, window);
+        ComponentPageInfo page = PageInfos.component(this, id, component, window);
+        page.set_debug_options(debugSampling.options(page.get_topology_id(), component));
+        return page;
+    }
+
+    @Override
+    public SupervisorPageInfo getSupervisorPageInfo(String id, String host, boolean includeSys) throws TException {
+        return ClusterPageInfos.supervisor(this, id, host);
+    }
+
+    @Override
+    public TopologyHistoryInfo getTopologyHistory(String user) throws TException {
+        return ClusterPageInfos.history(this);
+    }
+
+    @Override
+    public List<OwnerResourceSummary> getOwnerResourceSummaries(String owner) throws TException {
+        return ClusterPageInfos.owners(this, owner);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.microburst.server;
 import io.microburst.runtime.topology.TopologyRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,17 +101,23 @@ final class WorkerLogs implements AutoCloseable {
 
     /**
      * The log file a logviewer request names ({@code ID/PORT/worker.log}, relative to {@link #root()}), or null when
-     * there is no such file under the root.
+     * there is no such file under the root: a name that climbs out ({@code ..}, absolute), a link, or a file reached
+     * through a linked folder that leads outside the root is no such file.
      */
     Path file(String relative) {
         if (relative == null || relative.isBlank()) {
             return null;
         }
-        Path file = root.resolve(relative).normalize();
-        if (!file.startsWith(root) || file.equals(root) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            return null;
+        try {
+            Path file = root.resolve(relative).normalize();
+            if (!file.startsWith(root) || file.equals(root) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                || !file.toRealPath().startsWith(root)) {
+                return null; // outside, or reached through a link that leads out of the folder
+            }
+            return file;
+        } catch (IOException | InvalidPathException e) {
+            return null; // gone meanwhile, or no path at all (a NUL in the name)
         }
-        return file;
     }
 
     private RollingFileAppender rollingFile(String stormId, Path file) {

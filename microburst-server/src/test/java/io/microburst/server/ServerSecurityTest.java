@@ -110,14 +110,14 @@ class ServerSecurityTest {
             Nimbus.Iface nimbus = client.getClient();
 
             TApplicationException unsupported = assertThrows(TApplicationException.class,
-                () -> nimbus.getSupervisorPageInfo("s", "h", false));
+                () -> nimbus.getSupervisorAssignments("node"));
             String upload = nimbus.beginFileUpload();
             TApplicationException tooLarge = assertThrows(TApplicationException.class,
                 () -> nimbus.uploadChunk(upload, ByteBuffer.wrap(new byte[1001])));
             TApplicationException noUpload = assertThrows(TApplicationException.class,
                 () -> nimbus.submitTopology("t", "../../etc/passwd", "{}", emptyTopology()));
 
-            assertTrue(unsupported.getMessage().startsWith("getSupervisorPageInfo"), unsupported.getMessage());
+            assertTrue(unsupported.getMessage().startsWith("getSupervisorAssignments"), unsupported.getMessage());
             assertTrue(tooLarge.getMessage().contains("larger than 1000 bytes"), tooLarge.getMessage());
             assertTrue(noUpload.getMessage().contains("no finished jar upload at '../../etc/passwd'"),
                 noUpload.getMessage());

@@ -10,9 +10,12 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -185,6 +188,7 @@ public final class LocalRun {
     }
 
     private int runMainThenWait(Method main, LocalNimbus nimbus) throws InterruptedException {
+        MainLocalClusters own = MainLocalClusters.watch();
         try {
             TopologyJar.runMain(main, command.mainArgs(), LocalRun.class.getClassLoader());
         } catch (TopologyMainFailedException e) {
@@ -192,8 +196,12 @@ public final class LocalRun {
             e.getCause().printStackTrace(err);
             return 1;
         }
+        if (nimbus.submittedTopologies().isEmpty() && own.madeAny()) {
+            return waitForOwnClusters(own.open());
+        }
         if (nimbus.submittedTopologies().isEmpty()) {
-            err.println("microburst: " + command.mainClass() + ".main returned without submitting a topology");
+            err.println("microburst: " + command.mainClass() + ".main returned without submitting a topology "
+                    + "(through StormSubmitter or a new LocalCluster())");
         } else {
             out.println("microburst: running " + String.join(", ", nimbus.submittedTopologies())
                     + describe(command.duration()));
@@ -207,16 +215,60 @@ public final class LocalRun {
         return 0;
     }
 
+    /**
+     * After a main that ran its topologies on its own {@code new LocalCluster()}: nothing to do when it closed it
+     * before returning; otherwise the run goes on with the topologies that cluster runs, for the duration, and stops
+     * them gracefully at the end or on Ctrl-C, as for those submitted through {@code StormSubmitter}.
+     */
+    private int waitForOwnClusters(Map<ILocalCluster, Set<String>> open) throws InterruptedException {
+        Set<String> running = new TreeSet<>();
+        open.values().forEach(running::addAll);
+        if (running.isEmpty()) {
+            out.println("microburst: " + command.mainClass() + ".main ran its topologies on its own LocalCluster and "
+                    + "stopped them before it returned");
+            return 0;
+        }
+        out.println("microburst: running " + String.join(", ", running) + " on the LocalCluster that "
+                + command.mainClass() + ".main left open" + describe(command.duration()));
+        List<Runnable> stops = new ArrayList<>();
+        open.forEach((cluster, names) -> {
+            GracefulStop stop = new GracefulStop(cluster, KILL_WAIT_SECS, err);
+            stops.add(() -> stop.stop(names));
+        });
+        Thread hook = new Thread(() -> stops.forEach(Runnable::run), "microburst-shutdown-own-clusters");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            for (Map.Entry<ILocalCluster, Set<String>> e : open.entrySet()) {
+                if (!e.getValue().isEmpty()) {
+                    Optional<String> halted = new HaltWatch(e.getKey(), e::getValue)
+                            .awaitHaltOrEnd(command.duration());
+                    if (halted.isPresent()) {
+                        err.println("microburst: " + halted.get());
+                        return 1;
+                    }
+                    break; // one watch covers the duration; the others are stopped with it
+                }
+            }
+            return 0;
+        } finally {
+            stops.forEach(Runnable::run);
+            removeHook(hook);
+        }
+    }
+
     private static String describe(Optional<Duration> duration) {
         return duration.map(d -> " for " + d.toSeconds() + " s").orElse(" until interrupted (Ctrl-C)");
     }
 
     private TopologyJar openJar() throws UsageException {
+        TopologyJar jar;
         try {
-            return new TopologyJar(command.jar());
+            jar = new TopologyJar(command.jar());
         } catch (IOException e) {
             throw new UsageException(e.getMessage());
         }
+        jar.bundlingNote().ifPresent(note -> err.println("microburst: " + note));
+        return jar;
     }
 
     /**

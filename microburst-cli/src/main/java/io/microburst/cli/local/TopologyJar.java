@@ -10,7 +10,11 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.List;
+import java.util.Optional;
+import java.util.jar.JarFile;
 
 /**
  * A user's topology jar and the class loader a run of it uses: one loader holding the command line's own class path
@@ -25,6 +29,8 @@ import java.util.List;
  * <p>Not thread-safe: one thread loads the jar and calls its main.
  */
 public final class TopologyJar implements AutoCloseable {
+    /** storm-client's default configuration, read by {@code Utils.readStormConfig()}, which wants exactly one. */
+    private static final String STORM_DEFAULTS = "defaults.yaml";
     private final Path path;
     private final URLClassLoader classLoader;
 
@@ -41,8 +47,65 @@ public final class TopologyJar implements AutoCloseable {
             urls.add(entry.toUri().toURL());
         }
         urls.add(this.path.toUri().toURL());
-        this.classLoader = new URLClassLoader("microburst-topology", urls.toArray(new URL[0]),
-                ClassLoader.getPlatformClassLoader());
+        this.classLoader = new StormDefaultsOnce(urls.toArray(new URL[0]));
+    }
+
+    /**
+     * The loader of a run: as a {@link URLClassLoader} over the command line's class path and the jar, but storm-client's
+     * {@code defaults.yaml} is found once, the command line's. A jar that bundles its own storm-client brings a second
+     * one, and storm-client then refuses to read its configuration ("Found multiple defaults.yaml resources"), as
+     * Storm's workers do; its bundled classes are never used anyway (the command line's come first), so the run goes
+     * on with Microburst's, and {@link LocalRun} says so ({@link #bundledStormClient()}).
+     */
+    private static final class StormDefaultsOnce extends URLClassLoader {
+        static {
+            ClassLoader.registerAsParallelCapable();
+        }
+
+        StormDefaultsOnce(URL[] urls) {
+            super("microburst-topology", urls, ClassLoader.getPlatformClassLoader());
+        }
+
+        @Override
+        public Enumeration<URL> findResources(String name) throws IOException {
+            Enumeration<URL> all = super.findResources(name);
+            if (!STORM_DEFAULTS.equals(name) || !all.hasMoreElements()) {
+                return all;
+            }
+            return Collections.enumeration(List.of(all.nextElement()));
+        }
+    }
+
+    /**
+     * The one line to print when the jar bundles storm-client ({@link #bundledStormClient()}): that the copy is not
+     * used, and what to change; empty for a jar built as it should be (or whose entries cannot be read).
+     */
+    public Optional<String> bundlingNote() {
+        List<String> bundled;
+        try {
+            bundled = bundledStormClient();
+        } catch (IOException e) {
+            return Optional.empty(); // the main's lookup reports an unreadable jar
+        }
+        return bundled.isEmpty() ? Optional.empty() : Optional.of(path.getFileName() + " bundles its own storm-client ("
+                + String.join(", ", bundled) + "); it is not used, Microburst's storm-client runs the topology. Storm"
+                + " refuses such a jar: build it with storm-client in provided scope");
+    }
+
+    /**
+     * Which of storm-client's own files the jar bundles ({@code defaults.yaml}, {@code org/apache/storm/StormSubmitter.class}),
+     * empty when none: such a jar was built with storm-client in compile scope instead of {@code provided}.
+     */
+    public List<String> bundledStormClient() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (JarFile file = new JarFile(path.toFile())) {
+            for (String entry : List.of(STORM_DEFAULTS, "org/apache/storm/StormSubmitter.class")) {
+                if (file.getEntry(entry) != null) {
+                    found.add(entry);
+                }
+            }
+        }
+        return found;
     }
 
     /** The command line's own class path (the JVM's), absolute, in order. */

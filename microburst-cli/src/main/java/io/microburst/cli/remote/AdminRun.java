@@ -6,14 +6,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 
 /**
- * {@code microburst list|kill|activate|deactivate|rebalance}: one call to the Nimbus that {@code nimbus.seeds} and
+ * {@code microburst list|activate|deactivate|rebalance}: one call to the Nimbus that {@code nimbus.seeds} and
  * {@code nimbus.thrift.port} name (Storm's configuration with the {@code -c} overrides), through Storm's
  * {@code NimbusClient}, so it works against a {@code microburst server} and a Storm cluster alike. What Storm's command
  * prints or logs as its result is printed on stdout with the same text: {@code list} prints Storm's table
@@ -49,12 +48,6 @@ public final class AdminRun {
         String name = command.topology();
         switch (command.verb()) {
             case LIST -> list(nimbus.getTopologySummaries());
-            case KILL -> {
-                KillOptions options = new KillOptions();
-                command.waitSecs().ifPresent(options::set_wait_secs);
-                nimbus.killTopologyWithOpts(name, options);
-                out.println("Killed topology: " + name);
-            }
             case ACTIVATE -> {
                 nimbus.activate(name);
                 out.println("Activated topology: " + name);

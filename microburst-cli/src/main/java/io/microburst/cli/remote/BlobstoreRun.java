@@ -15,10 +15,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.storm.Config;
 import org.apache.storm.blobstore.AtomicOutputStream;
 import org.apache.storm.blobstore.BlobStoreAclHandler;
 import org.apache.storm.blobstore.ClientBlobStore;
 import org.apache.storm.blobstore.InputStreamWithMeta;
+import org.apache.storm.blobstore.NimbusBlobStore;
 import org.apache.storm.generated.AccessControl;
 import org.apache.storm.generated.AuthorizationException;
 import org.apache.storm.generated.KeyAlreadyExistsException;
@@ -48,6 +50,9 @@ public final class BlobstoreRun {
 
     public int run() throws Exception {
         Map<String, Object> conf = AdminRun.clientConf(command.conf());
+        if (String.valueOf(conf.get(Config.CLIENT_BLOBSTORE)).equals(NimbusBlobStore.class.getName())) {
+            NimbusCall.requireListening(conf); // the blobs are Nimbus's: fail at once when nothing listens there
+        }
         try (ClientBlobStore store = Utils.getClientBlobStore(conf)) {
             call(store);
         } catch (KeyNotFoundException e) {

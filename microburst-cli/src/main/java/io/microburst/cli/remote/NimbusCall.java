@@ -27,6 +27,7 @@ import org.apache.storm.utils.Utils;
  * <p>Threading: stateless; the calling thread.
  */
 public final class NimbusCall {
+    /** How long a connection attempt to a configured address may take before it counts as nothing listening. */
     private static final int PROBE_TIMEOUT_MS = 2000;
 
     private NimbusCall() {
@@ -47,25 +48,55 @@ public final class NimbusCall {
      */
     public static void run(String verb, Map<String, Object> conf, String topology, NimbusClient.WithNimbus body)
         throws Exception {
+        requireListening(conf);
         try {
             NimbusClient.withConfiguredClient(body, conf);
-        } catch (NotAliveException e) {
-            throw new CommandFailedException(verb + ": no topology named '" + topology + "' is running; "
-                + "'microburst list' shows the running ones", e);
-        } catch (AuthorizationException e) {
-            throw new CommandFailedException(verb + (topology == null ? "" : " " + topology) + ": not authorized: "
-                + e.get_msg(), e);
-        } catch (InvalidTopologyException e) {
-            throw new CommandFailedException(verb + (topology == null ? "" : " " + topology) + ": refused: "
-                + e.get_msg(), e);
-        } catch (TApplicationException e) {
-            throw new CommandFailedException(verb + ": the server refused the call: " + e.getMessage(), e);
+        } catch (NotAliveException | AuthorizationException | InvalidTopologyException | TApplicationException e) {
+            throw explain(verb, topology, e);
         } catch (RuntimeException e) {
             if (isUnreachable(e)) {
                 throw unreachable(conf, e);
             }
             throw e;
         }
+    }
+
+    /**
+     * The one line for an ordinary refusal of a call about {@code topology} (null: none): not running, not
+     * authorized, an invalid request, a call the server does not serve; null for any other failure.
+     */
+    public static CommandFailedException explain(String verb, String topology, Exception e) {
+        String about = verb + (topology == null ? "" : " " + topology);
+        if (e instanceof NotAliveException) {
+            return new CommandFailedException(verb + ": no topology named '" + topology + "' is running; "
+                + "'microburst list' shows the running ones", e);
+        } else if (e instanceof AuthorizationException denied) {
+            return new CommandFailedException(about + ": not authorized: " + denied.get_msg(), e);
+        } else if (e instanceof InvalidTopologyException invalid) {
+            return new CommandFailedException(about + ": refused: " + invalid.get_msg(), e);
+        } else if (e instanceof TApplicationException) {
+            return new CommandFailedException(verb + ": the server refused the call: " + e.getMessage(), e);
+        }
+        return null;
+    }
+
+    /**
+     * Fails at once, with {@link #unreachable}'s line, when nothing accepts a connection at any configured Nimbus
+     * address: storm-client's {@code NimbusClient} would retry each seed for about 12 s first
+     * ({@code storm.nimbus.retry.times}, {@code storm.nimbus.retry.interval.millis}). Anything that accepts gets the
+     * client's own retries, as with {@code storm}. Nothing is checked when a test installed a local Nimbus
+     * ({@code NimbusClient.LocalOverride}).
+     */
+    public static void requireListening(Map<String, Object> conf) throws CommandFailedException {
+        if (NimbusClient.isLocalOverride()) {
+            return;
+        }
+        for (String address : addresses(conf)) {
+            if (accepts(address)) {
+                return;
+            }
+        }
+        throw unreachable(conf, null);
     }
 
     /** Whether storm-client found no Nimbus at the configured seeds, somewhere in {@code e}'s causes. */

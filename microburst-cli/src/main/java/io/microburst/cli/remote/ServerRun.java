@@ -13,7 +13,8 @@ import org.apache.logging.log4j.core.config.Configurator;
 
 /**
  * {@code microburst server}: starts a {@link MicroburstServer}, says where it listens, and serves until the JVM is
- * asked to stop (Ctrl-C, SIGTERM), when a shutdown hook closes it; the topologies stay stored for the next start.
+ * asked to stop (Ctrl-C, SIGTERM), when a shutdown hook closes it gracefully (spouts deactivated, tuples in flight
+ * processed: {@link MicroburstServer#closeGracefully()}); the topologies stay stored for the next start.
  * The server runs inside a {@link ServerClassLoader}, as {@code microburst local} runs inside its topology's loader,
  * so that storm-client's lookups of user classes by name find the classes of the topologies' jars.
  */
@@ -57,7 +58,12 @@ public final class ServerRun {
         MicroburstServer server = MicroburstServer.start(conf);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
+            out.println("microburst server: stopping: spouts deactivated, waiting up to " + server.stopWaitSecs()
+                + " s for the tuples in flight");
+            boolean drained = server.closeGracefully();
+            out.println("microburst server: stopped" + (drained ? "; every tuple in flight was processed"
+                : "; tuples were still in flight (reliable spouts replay them after the next start)")
+                + "; the topologies stay stored for the next start");
             stopped.countDown();
         }, "microburst-server-shutdown"));
         out.println("microburst server: Nimbus Thrift on " + server.host() + ":" + server.thriftPort()

@@ -50,6 +50,7 @@ public final class SubmitRun {
         System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
         System.setProperty(StormOptions.PROPERTY, StormOptions.encode(command.conf()));
         try (TopologyJar jar = new TopologyJar(command.jar())) {
+            jar.bundlingNote().ifPresent(note -> err.println("microburst: " + note));
             Method main = MainLookup.find(jar.classLoader(), command.mainClass(), command.jar());
             MainLookup.run(main, command.mainArgs(), jar.classLoader());
         } catch (IOException e) {

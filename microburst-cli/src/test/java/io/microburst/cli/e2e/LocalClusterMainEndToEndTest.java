@@ -45,6 +45,28 @@ class LocalClusterMainEndToEndTest {
                 assertTrue(process.stdout().contains("print bolt got " + word), process.output());
             }
             assertTrue(process.stdout().contains("main closed its LocalCluster"), process.output());
+            assertTrue(process.stdout().contains("microburst: " + LocalClusterMainSource.MAIN_CLASS + ".main ran its "
+                    + "topologies on its own LocalCluster and stopped them before it returned"), process.output());
+            assertFalse(process.output().contains("without submitting"), process.output());
+        }
+    }
+
+    @Test
+    void aLocalClusterTheMainLeavesOpenKeepsRunningForTheDurationThenStops(@TempDir Path dir) throws Exception {
+        Path jar = TopologyJarBuilder.build(LocalClusterMainSource.sources(), dir.resolve("build"));
+        Path record = dir.resolve("record.txt");
+        try (JavaProcess process = JavaProcess.startWithClassPath(dir, List.of(), classPathWithoutStormServer(),
+                Main.class.getName(), List.of("local", "--duration", "3", jar.toString(),
+                        LocalClusterMainSource.MAIN_CLASS, record.toString(), "open"))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertTrue(process.stdout().contains("main left its LocalCluster open"), process.output());
+            assertTrue(process.stdout().contains("microburst: running local-cluster-words on the LocalCluster that "
+                    + LocalClusterMainSource.MAIN_CLASS + ".main left open for 3 s"), process.output());
+            assertTrue(process.stderr().contains("killing topology local-cluster-words"), process.output());
+            assertEquals(List.of("alpha", "beta", "delta", "gamma"),
+                    Files.readAllLines(record, StandardCharsets.UTF_8).stream().sorted().toList(), process.output());
         }
     }
 

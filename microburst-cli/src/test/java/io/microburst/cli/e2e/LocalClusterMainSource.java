@@ -6,7 +6,8 @@ import java.util.Map;
  * Source of a user topology whose main runs it the way most Storm code does in local mode: {@code new LocalCluster()},
  * {@code submitTopology}, wait, close. Nothing in it names Microburst. Its spout emits four words once; its bolt prints
  * each word and appends it to the file named by the first argument; main waits (up to a minute, as a user's sleep
- * would) until the four words are there, then closes the cluster and prints that it did.
+ * would) until the four words are there, then closes the cluster and prints that it did. With a second argument
+ * {@code open} it returns right after submitting, leaving the cluster running.
  */
 final class LocalClusterMainSource {
     static final String MAIN_CLASS = "example.localcluster.LocalClusterMain";
@@ -39,6 +40,12 @@ final class LocalClusterMainSource {
                     TopologyBuilder builder = new TopologyBuilder();
                     builder.setSpout("words", new WordsSpout(), 1);
                     builder.setBolt("print", new PrintBolt(args[0]), 2).shuffleGrouping("words");
+                    if (args.length > 1 && args[1].equals("open")) {
+                        LocalCluster cluster = new LocalCluster();
+                        cluster.submitTopology("local-cluster-words", new Config(), builder.createTopology());
+                        System.out.println("main left its LocalCluster open");
+                        return;
+                    }
                     try (LocalCluster cluster = new LocalCluster()) {
                         cluster.submitTopology("local-cluster-words", new Config(), builder.createTopology());
                         Path record = Path.of(args[0]);

@@ -3,6 +3,7 @@ package io.microburst.cli.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.cli.ClusterFactory;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,6 +75,40 @@ class LocalCommandEndToEndTest {
             assertEquals(SIGTERM_EXIT, exit, process.output());
             assertTrue(process.stdout().contains("running recording until interrupted"), process.output());
             assertTrue(process.output().contains("killing topology recording"), process.output());
+        }
+    }
+
+    /**
+     * A jar built with storm-client in compile scope (its defaults.yaml and classes inside): storm-client would refuse
+     * the second defaults.yaml; the run says in one line that the bundled copy is not used and what to change, and
+     * runs the topology on the command line's storm-client.
+     */
+    @Test
+    void aJarBundlingStormClientRunsWithOneLineSayingWhatToChange(@TempDir Path dir) throws Exception {
+        Path bundling = TopologyJarBuilder.build(RecordingTopologySource.sources(), Map.of(
+                "defaults.yaml", resource("defaults.yaml"),
+                "org/apache/storm/StormSubmitter.class", resource("org/apache/storm/StormSubmitter.class")),
+                Files.createDirectories(dir.resolve("build")));
+        Path record = dir.resolve("record.txt");
+        try (JavaProcess process = JavaProcess.start(dir, List.of(), List.of(), Main.class.getName(), List.of(
+                "local", "--duration", "2", bundling.toString(), RecordingTopologySource.MAIN_CLASS,
+                record.toString()))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertTrue(process.stderr().contains("microburst: " + bundling.getFileName() + " bundles its own storm-client "
+                    + "(defaults.yaml, org/apache/storm/StormSubmitter.class); it is not used, Microburst's "
+                    + "storm-client runs the topology. Storm refuses such a jar: build it with storm-client in "
+                    + "provided scope\n"), process.output());
+            assertFalse(process.output().contains("multiple defaults.yaml"), process.output());
+            assertTrue(sortedLines(record).contains("word delta"), process.output());
+        }
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (java.io.InputStream in = LocalCommandEndToEndTest.class.getClassLoader().getResourceAsStream(name)) {
+            assertNotNull(in, name);
+            return in.readAllBytes();
         }
     }
 

@@ -190,8 +190,10 @@ class ServerVerbsEndToEndTest {
         Path work = Files.createDirectories(dir.resolve("no-server"));
         try (JavaProcess list = JavaProcess.start(work, List.of(), List.of(), Main.class.getName(),
                 List.of("list", "-c", "nimbus.seeds=[\"127.0.0.1\"]", "-c", "nimbus.thrift.port=" + port, "-c",
-                    "storm.nimbus.retry.times=0"))) {
-            assertEquals(Main.FAILED, list.waitFor(Duration.ofSeconds(120)), list.output());
+                    "storm.nimbus.retry.times=5", "-c", "storm.nimbus.retry.interval.millis=60000", "-c",
+                    "storm.nimbus.retry.intervalceiling.millis=60000"))) {
+            // fails at once: storm-client's NimbusClient would retry for five minutes with these settings
+            assertEquals(Main.FAILED, list.waitFor(Duration.ofSeconds(60)), list.output());
             // the JVM's own warnings (WARNING: ...) are not the command's
             String ours = list.stderr().lines().filter(line -> !line.startsWith("WARNING: "))
                 .collect(java.util.stream.Collectors.joining("\n", "", "\n"));

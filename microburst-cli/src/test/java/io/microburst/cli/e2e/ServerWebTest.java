@@ -159,17 +159,17 @@ class ServerWebTest {
 
         String cluster = render(chromium, "/", "cluster");
         String topology = render(chromium, "/topology.html?id=" + id, "topology");
-        String component = render(chromium, "/component.html?id=" + id + "&component=greet", "component");
+        String component = render(chromium, "/component.html?id=greet&topology_id=" + id, "component");
 
         assertTrue(cluster.contains(">" + TOPOLOGY + "</a>"), cluster);
-        assertTrue(topology.contains("<h1 id=\"name\">" + TOPOLOGY + "</h1>"), topology);
-        assertTrue(topology.contains("class=\"spout\"") && topology.contains("class=\"bolt\""), "graph drawn\n" + topology);
+        assertTrue(topology.contains("<span id=\"crumb\">/ " + TOPOLOGY + "</span>"), topology);
+        assertTrue(topology.contains("data-id=\"layer2-node\""), "graph drawn\n" + topology);
         assertTrue(topology.contains(">greet</a>"), topology);
         assertTrue(topology.matches("(?s).*<td class=\"tasks\">[^<]*greet:2[^<]*</td>.*"), "threads shown\n" + topology);
         assertTrue(topology.contains("<div class=\"fill\""), "queue fill shown\n" + topology);
         assertTrue(topology.matches("(?s).*<td>greet</td><td>execute</td><td>1</td>.*<svg class=\"hist\".*"),
             "latency histogram shown\n" + topology);
-        assertTrue(component.contains(TOPOLOGY + " / greet (bolt)"), component);
+        assertTrue(component.contains("<span id=\"crumb\">/ greet</span>") && component.contains("<td>bolt</td>"), component);
         assertTrue(Files.size(SCREENSHOTS.resolve("topology.png")) > 0);
     }
 

@@ -1,6 +1,7 @@
 package io.microburst.cli.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.cli.Main;
@@ -140,6 +141,46 @@ class StormCommandParityTest {
         Object[] stormsKill = calls.remove(calls.size() - 1);
         assertEquals("Killed topology: " + TOPOLOGY + "\n", microburst("kill", "-w", "7", TOPOLOGY).out());
         assertEquals(Arrays.asList(stormsKill), Arrays.asList(calls.get(calls.size() - 1)), "the same kill call");
+    }
+
+    @Test
+    void killTakesSeveralNamesAndIgnoreErrorsAsStormsKill() throws Exception {
+        storm(() -> org.apache.storm.command.KillTopology.main(new String[] {"-w", "3", TOPOLOGY, "other"}));
+        List<List<Object>> storms = drain();
+        Run ours = microburst("kill", "-w", "3", TOPOLOGY, "other");
+        assertEquals(Main.OK, ours.status(), ours.err());
+        assertEquals("Killed topology: " + TOPOLOGY + "\nKilled topology: other\n", ours.out());
+        assertEquals(storms, drain(), "the same kill calls, in order");
+
+        // Without -i the first failure stops the rest; with it the rest are killed and the command fails at the end.
+        assertThrows(Exception.class,
+            () -> storm(() -> org.apache.storm.command.KillTopology.main(new String[] {TOPOLOGY, "nosuch", "other"})));
+        storms = drain();
+        ours = microburst("kill", TOPOLOGY, "nosuch", "other");
+        assertEquals(Main.FAILED, ours.status());
+        assertEquals("microburst: kill: no topology named 'nosuch' is running; 'microburst list' shows the running "
+            + "ones\n", ours.err());
+        assertEquals(storms, drain(), "stopped at the first failure");
+
+        assertThrows(Exception.class, () -> storm(() -> org.apache.storm.command.KillTopology.main(
+            new String[] {"-i", TOPOLOGY, "nosuch", "bad/name", "other"})));
+        storms = drain();
+        ours = microburst("kill", "-i", TOPOLOGY, "nosuch", "bad/name", "other");
+        assertEquals(Main.FAILED, ours.status());
+        assertEquals("Killed topology: " + TOPOLOGY + "\nKilled topology: other\n", ours.out());
+        assertTrue(ours.err().endsWith("microburst: kill: 2 of the 4 topologies named could not be killed (see "
+            + "above)\n"), ours.err());
+        assertEquals(storms, drain(), "-i: every valid name tried");
+    }
+
+    /** The calls received since the last drain, each as a list (name, then arguments). */
+    private List<List<Object>> drain() {
+        synchronized (calls) {
+            List<List<Object>> taken = new ArrayList<>();
+            calls.forEach(c -> taken.add(Arrays.asList(c)));
+            calls.clear();
+            return taken;
+        }
     }
 
     @Test

@@ -6,8 +6,10 @@ import io.microburst.runtime.topology.Handover;
 import io.microburst.runtime.topology.TopologyRuntime;
 import java.util.Map;
 import java.util.Set;
+import org.apache.storm.generated.AlreadyAliveException;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.SubmitOptions;
 import org.apache.storm.spout.CheckpointSpout;
 import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.slf4j.Logger;
@@ -49,6 +51,14 @@ public final class TopologyUpgrade {
 
     public UpgradeHistory history() {
         return history;
+    }
+
+    /** Submits as {@link TopologySubmitter#submit}, unless the submit is a running topology's new version ({@link #takes}). */
+    public void submit(String name, Map<String, Object> conf, StormTopology topology, SubmitOptions options)
+        throws AlreadyAliveException, InvalidTopologyException {
+        if (!takes(name, conf, topology)) {
+            submitter.submit(name, conf, topology, options);
+        }
     }
 
     /**

@@ -15,7 +15,8 @@ import io.microburst.runtime.task.TaskRunner;
  * <p>Threading: any thread; values are racy reads of counters the executor's thread writes, each one whole.
  */
 public final class ThreadView {
-    private final Executor executor;
+    /** The executor viewed; {@link EmitSampling} sends it commands. */
+    final Executor executor;
 
     ThreadView(Executor executor) {
         this.executor = executor;

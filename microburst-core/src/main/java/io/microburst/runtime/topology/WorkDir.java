@@ -53,15 +53,17 @@ final class WorkDir implements AutoCloseable {
     }
 
     /**
-     * Creates the directory and copies into {@code code/} the top-level {@code resources/} folder of the submitted
+     * Creates the directory, in {@code parent} ({@code microburst.work.dir}) or when null in the JVM's temporary folder,
+     * and copies into {@code code/} the top-level {@code resources/} folder of the submitted
      * topology jar (the {@code storm.jar} system property, as StormSubmitter reads it; read entry by entry, so a jar
      * without directory entries counts too), then of every jar and folder {@code loader} sees, in class path order;
      * where two hold the same file, the first one's is kept, as the first class of a name wins.
      */
-    static WorkDir create(String topologyName, ClassLoader loader) {
+    static WorkDir create(String topologyName, ClassLoader loader, String parent) {
         try {
-            WorkDir dir = new WorkDir(Files.createTempDirectory("microburst-" + topologyName.replaceAll("[^A-Za-z0-9_-]",
-                "_") + "-"));
+            String prefix = "microburst-" + topologyName.replaceAll("[^A-Za-z0-9_-]", "_") + "-";
+            WorkDir dir = new WorkDir(parent == null ? Files.createTempDirectory(prefix)
+                : Files.createTempDirectory(Files.createDirectories(Paths.get(parent)), prefix));
             String submitted = System.getProperty("storm.jar");
             if (submitted != null && Files.isRegularFile(Paths.get(submitted))) {
                 dir.copyJarResources(Paths.get(submitted));

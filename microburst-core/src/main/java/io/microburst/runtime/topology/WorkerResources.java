@@ -1,5 +1,6 @@
 package io.microburst.runtime.topology;
 
+import io.microburst.config.ConfigKeys;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,7 +73,8 @@ final class WorkerResources {
         List<Integer> tasks = new ArrayList<>(plan.taskToComponent().keySet());
         Collections.sort(tasks);
         this.workerTasks = List.copyOf(tasks);
-        this.workDir = WorkDir.create(plan.name(), loader);
+        this.workDir = WorkDir.create(plan.name(), loader, 
+            ObjectReader.getString(plan.conf().get(ConfigKeys.WORK_DIR), null));
     }
 
     StormMetricRegistry metricRegistry() {

@@ -34,25 +34,38 @@ final class ComponentTotals {
     private double executeWeighted;
     private double processWeighted;
     private double completeWeighted;
+    /** Storm's capacity: the highest of its executors' (executed × execute latency over the last ten minutes). */
+    double capacity;
     final List<ErrorInfo> errors = new ArrayList<>();
+    private final boolean sys;
 
-    private ComponentTotals(String id, boolean spout) {
+    private ComponentTotals(String id, boolean spout, boolean sys) {
         this.id = id;
         this.spout = spout;
+        this.sys = sys;
     }
 
     /** Per component id (spouts first, then bolts, each sorted), the totals of {@code window}. */
     static Map<String, ComponentTotals> of(TopologyInfo info, String window) {
+        return of(info, window, false);
+    }
+
+    /**
+     * As {@link #of(TopologyInfo, String)}; with {@code sys} (Storm's {@code ?sys=1}) the system components
+     * ({@code __acker}, ...) and streams are counted too.
+     */
+    static Map<String, ComponentTotals> of(TopologyInfo info, String window, boolean sys) {
         Map<String, ComponentTotals> spouts = new java.util.TreeMap<>();
         Map<String, ComponentTotals> bolts = new java.util.TreeMap<>();
         for (ExecutorSummary executor : info.get_executors()) {
             String component = executor.get_component_id();
-            if (Utils.isSystemId(component)) {
+            if (!sys && Utils.isSystemId(component)) {
                 continue;
             }
             ExecutorStats stats = executor.get_stats();
             boolean spout = stats != null && stats.get_specific() != null && stats.get_specific().is_set_spout();
-            ComponentTotals totals = (spout ? spouts : bolts).computeIfAbsent(component, c -> new ComponentTotals(c, spout));
+            ComponentTotals totals = (spout ? spouts : bolts).computeIfAbsent(component,
+                c -> new ComponentTotals(c, spout, sys));
             totals.add(executor, window);
         }
         if (info.get_errors() != null) {
@@ -68,13 +81,21 @@ final class ComponentTotals {
         return all;
     }
 
-    /** The topology's own figures in a window, as Storm counts them: its spouts' emits, transfers and tuple trees. */
+    /** As {@link #topology(TopologyInfo, String, boolean)} without the system components. */
     static ComponentTotals topology(TopologyInfo info, String window) {
-        ComponentTotals sum = new ComponentTotals(info.get_name(), true);
-        for (ComponentTotals c : of(info, window).values()) {
+        return topology(info, window, false);
+    }
+
+    /**
+     * The topology's own figures in a window, as Storm counts them: emits and transfers of every executor, acks,
+     * fails and complete latency of its spouts' tuple trees.
+     */
+    static ComponentTotals topology(TopologyInfo info, String window, boolean sys) {
+        ComponentTotals sum = new ComponentTotals(info.get_name(), true, sys);
+        for (ComponentTotals c : of(info, window, sys).values()) {
+            sum.emitted += c.emitted;
+            sum.transferred += c.transferred;
             if (c.spout) {
-                sum.emitted += c.emitted;
-                sum.transferred += c.transferred;
                 sum.acked += c.acked;
                 sum.failed += c.failed;
                 sum.completeWeighted += c.completeWeighted;
@@ -90,16 +111,15 @@ final class ComponentTotals {
         if (stats == null) {
             return;
         }
-        emitted += userSum(stats.get_emitted(), window);
-        transferred += userSum(stats.get_transferred(), window);
+        emitted += streamSum(stats.get_emitted(), window);
+        transferred += streamSum(stats.get_transferred(), window);
         if (stats.get_specific() == null) {
             return;
         }
         if (stats.get_specific().is_set_spout()) {
             SpoutStats s = stats.get_specific().get_spout();
-            long ackedHere = userSum(s.get_acked(), window);
-            acked += ackedHere;
-            failed += userSum(s.get_failed(), window);
+            acked += streamSum(s.get_acked(), window);
+            failed += streamSum(s.get_failed(), window);
             completeWeighted += weighted(s.get_complete_ms_avg(), s.get_acked(), window);
         } else if (stats.get_specific().is_set_bolt()) {
             BoltStats b = stats.get_specific().get_bolt();
@@ -108,7 +128,29 @@ final class ComponentTotals {
             executed += inputSum(b.get_executed(), window);
             executeWeighted += inputWeighted(b.get_execute_ms_avg(), b.get_executed(), window);
             processWeighted += inputWeighted(b.get_process_ms_avg(), b.get_acked(), window);
+            capacity = Math.max(capacity, capacity(b, executor.get_uptime_secs()));
         }
+    }
+
+    /**
+     * One executor's capacity as Storm computes it: the time it spent executing over the last ten minutes (or its
+     * uptime, if shorter), every input stream's executed count times its average execute latency, as a fraction.
+     */
+    private static double capacity(BoltStats b, int uptimeSecs) {
+        int window = Math.min(uptimeSecs, 600);
+        if (window <= 0 || b.get_executed() == null || b.get_execute_ms_avg() == null) {
+            return 0;
+        }
+        Map<GlobalStreamId, Long> counts = b.get_executed().get("600");
+        Map<GlobalStreamId, Double> latencies = b.get_execute_ms_avg().get("600");
+        if (counts == null || latencies == null) {
+            return 0;
+        }
+        double busyMs = 0;
+        for (Map.Entry<GlobalStreamId, Long> e : counts.entrySet()) {
+            busyMs += e.getValue() * latencies.getOrDefault(e.getKey(), 0.0);
+        }
+        return busyMs / (1000.0 * window);
     }
 
     double executeLatencyMs() {
@@ -133,12 +175,12 @@ final class ComponentTotals {
         return last;
     }
 
-    private static long userSum(Map<String, Map<String, Long>> byWindow, String window) {
+    private long streamSum(Map<String, Map<String, Long>> byWindow, String window) {
         Map<String, Long> byStream = byWindow == null ? null : byWindow.get(window);
         long sum = 0;
         if (byStream != null) {
             for (Map.Entry<String, Long> e : byStream.entrySet()) {
-                if (!Utils.isSystemId(e.getKey())) {
+                if (sys || !Utils.isSystemId(e.getKey())) {
                     sum += e.getValue();
                 }
             }
@@ -146,14 +188,14 @@ final class ComponentTotals {
         return sum;
     }
 
-    private static double weighted(Map<String, Map<String, Double>> avg, Map<String, Map<String, Long>> counts,
+    private double weighted(Map<String, Map<String, Double>> avg, Map<String, Map<String, Long>> counts,
                                    String window) {
         Map<String, Double> a = avg == null ? null : avg.get(window);
         Map<String, Long> c = counts == null ? null : counts.get(window);
         double sum = 0;
         if (a != null && c != null) {
             for (Map.Entry<String, Double> e : a.entrySet()) {
-                if (!Utils.isSystemId(e.getKey())) {
+                if (sys || !Utils.isSystemId(e.getKey())) {
                     sum += e.getValue() * c.getOrDefault(e.getKey(), 0L);
                 }
             }
@@ -161,12 +203,12 @@ final class ComponentTotals {
         return sum;
     }
 
-    private static long inputSum(Map<String, Map<GlobalStreamId, Long>> byWindow, String window) {
+    private long inputSum(Map<String, Map<GlobalStreamId, Long>> byWindow, String window) {
         Map<GlobalStreamId, Long> byInput = byWindow == null ? null : byWindow.get(window);
         long sum = 0;
         if (byInput != null) {
             for (Map.Entry<GlobalStreamId, Long> e : byInput.entrySet()) {
-                if (!Utils.isSystemId(e.getKey().get_streamId())) {
+                if (sys || !Utils.isSystemId(e.getKey().get_streamId())) {
                     sum += e.getValue();
                 }
             }
@@ -174,14 +216,14 @@ final class ComponentTotals {
         return sum;
     }
 
-    private static double inputWeighted(Map<String, Map<GlobalStreamId, Double>> avg,
+    private double inputWeighted(Map<String, Map<GlobalStreamId, Double>> avg,
                                         Map<String, Map<GlobalStreamId, Long>> counts, String window) {
         Map<GlobalStreamId, Double> a = avg == null ? null : avg.get(window);
         Map<GlobalStreamId, Long> c = counts == null ? null : counts.get(window);
         double sum = 0;
         if (a != null && c != null) {
             for (Map.Entry<GlobalStreamId, Double> e : a.entrySet()) {
-                if (!Utils.isSystemId(e.getKey().get_streamId())) {
+                if (sys || !Utils.isSystemId(e.getKey().get_streamId())) {
                     sum += e.getValue() * c.getOrDefault(e.getKey(), 0L);
                 }
             }

@@ -77,7 +77,7 @@ public final class PageInfos {
      * The workers of the page, as Nimbus lists them (its tools read them: storm-loadgen's CaptureLoad takes each
      * worker's uptime): one per host and port the executors report, with the executors and tasks per component there.
      */
-    private static List<WorkerSummary> workers(TopologyInfo info, TopologySummary summary) {
+    static List<WorkerSummary> workers(TopologyInfo info, TopologySummary summary) {
         Map<String, WorkerSummary> workers = new TreeMap<>();
         for (ExecutorSummary e : info.get_executors()) {
             WorkerSummary worker = workers.computeIfAbsent(e.get_host() + ":" + e.get_port(), key -> {

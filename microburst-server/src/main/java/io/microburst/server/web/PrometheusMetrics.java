@@ -13,27 +13,46 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPoin
 import io.microburst.runtime.topology.ThreadView;
 import org.HdrHistogram.Histogram;
 import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.StateSetSnapshot;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.TopologySummary;
+import org.apache.storm.utils.VersionInfo;
 
 /**
  * The server's metrics in Prometheus' text format, read at each scrape from the runtime's per-task counters (never
  * from the executor threads): per topology, component and task, tuples emitted and transferred per stream, executed,
  * acked and failed per input or stream, average execute, process and complete latencies, and histograms of the
- * sampled execute and complete latencies (seconds; {@code topology.stats.sample.rate} says which tuples are timed);
- * per executor thread, its queue's capacity and fill and the time it waited for room in a consumer's full queue
- * (backpressure); plus each topology's executor count and uptime. Thread-safe.
+ * sampled execute and complete latencies ({@code topology.stats.sample.rate} says which tuples are timed); per
+ * executor thread, its queue's capacity and fill and the time it waited for room in a consumer's full queue
+ * (backpressure); per topology its executor count, uptime and status (a state set: one series per Storm status, 1 for
+ * the current one, so a status change starts no new series). Every duration is in seconds. Besides: the JVM's and the
+ * process' own metrics from the Prometheus client library ({@code jvm_*}, {@code process_*}) and
+ * {@code microburst_build_info}. Thread-safe.
  */
 final class PrometheusMetrics {
+    /** Storm's topology statuses, each a series of {@code microburst_topology_status}. */
+    private static final String[] STATUSES = {"ACTIVE", "INACTIVE", "REBALANCING", "KILLED"};
     private final MicroburstCluster cluster;
     private final PrometheusTextFormatWriter writer = new PrometheusTextFormatWriter(false);
+    /** The JVM and process collectors; a registry of its own, so that servers in one JVM (tests) do not share one. */
+    private final PrometheusRegistry jvm = new PrometheusRegistry();
+    private final InfoSnapshot buildInfo;
 
     PrometheusMetrics(MicroburstCluster cluster) {
         this.cluster = cluster;
+        JvmMetrics.builder().register(jvm);
+        this.buildInfo = InfoSnapshot.builder().name("microburst_build").help("The build of Microburst serving, and "
+            + "the Storm API it implements").dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
+                .labels(Labels.of("version", BuildVersion.get(), "storm_version", VersionInfo.getVersion())).build())
+            .build();
     }
 
     String contentType() {
@@ -52,10 +71,14 @@ final class PrometheusMetrics {
         CounterSnapshot.Builder acked = counter("microburst_acked",
             "Tuples acked: by a bolt task per input, or tuple trees completed for a spout task per stream");
         CounterSnapshot.Builder failed = counter("microburst_failed", "Tuples failed, as for microburst_acked");
-        GaugeSnapshot.Builder executeMs = gauge("microburst_execute_latency_ms", "Average execute latency, per input");
-        GaugeSnapshot.Builder processMs = gauge("microburst_process_latency_ms", "Average process latency, per input");
-        GaugeSnapshot.Builder completeMs = gauge("microburst_complete_latency_ms",
+        GaugeSnapshot.Builder executeMs = gauge("microburst_execute_latency_average_seconds",
+            "Average execute latency, per input");
+        GaugeSnapshot.Builder processMs = gauge("microburst_process_latency_average_seconds",
+            "Average process latency, per input");
+        GaugeSnapshot.Builder completeMs = gauge("microburst_complete_latency_average_seconds",
             "Average complete latency of a spout's tuple trees, per stream");
+        StateSetSnapshot.Builder status = StateSetSnapshot.builder().name("microburst_topology_status")
+            .help("A topology's status: 1 for the current one");
         GaugeSnapshot.Builder executors = gauge("microburst_topology_executors", "Executors of a topology");
         GaugeSnapshot.Builder uptime = gauge("microburst_topology_uptime_seconds", "Seconds since a topology started");
         HistogramSnapshot.Builder executeHist = HistogramSnapshot.builder().name("microburst_execute_latency_seconds")
@@ -70,7 +93,13 @@ final class PrometheusMetrics {
             "Time an executor thread waited for room in a consumer's full queue");
         for (TopologySummary topology : cluster.getTopologySummaries()) {
             String name = topology.get_name();
-            Labels topologyLabels = Labels.of("topology", name, "status", topology.get_status());
+            Labels topologyLabels = Labels.of("topology", name);
+            StateSetSnapshot.StateSetDataPointSnapshot.Builder states = StateSetSnapshot.StateSetDataPointSnapshot
+                .builder().labels(topologyLabels);
+            for (String s : STATUSES) {
+                states.state(s, s.equals(topology.get_status()));
+            }
+            status.dataPoint(states.build());
             executors.dataPoint(GaugeDataPointSnapshot.builder().labels(topologyLabels)
                 .value(topology.get_num_executors()).build());
             uptime.dataPoint(GaugeDataPointSnapshot.builder().labels(topologyLabels)
@@ -93,7 +122,7 @@ final class PrometheusMetrics {
                     if (task.spoutAckedCount(s) > 0 || task.spoutFailedCount(s) > 0) {
                         acked.dataPoint(count(stream, task.spoutAckedCount(s)));
                         failed.dataPoint(count(stream, task.spoutFailedCount(s)));
-                        completeMs.dataPoint(value(stream, task.completeMsAvg(s)));
+                        completeMs.dataPoint(value(stream, task.completeMsAvg(s) / 1000));
                     }
                 }
                 for (int i = 0; i < task.inputCount(); i++) {
@@ -101,15 +130,23 @@ final class PrometheusMetrics {
                     executed.dataPoint(count(input, task.executed(i)));
                     acked.dataPoint(count(input, task.acked(i)));
                     failed.dataPoint(count(input, task.failed(i)));
-                    executeMs.dataPoint(value(input, task.executeMsAvg(i)));
-                    processMs.dataPoint(value(input, task.processMsAvg(i)));
+                    executeMs.dataPoint(value(input, task.executeMsAvg(i) / 1000));
+                    processMs.dataPoint(value(input, task.processMsAvg(i) / 1000));
                 }
             }
             threads(name, queueDepth, queueCapacity, backpressure);
         }
-        return MetricSnapshots.of(emitted.build(), transferred.build(), executed.build(), acked.build(), failed.build(),
-            executeMs.build(), processMs.build(), completeMs.build(), executors.build(), uptime.build(),
-            executeHist.build(), completeHist.build(), queueDepth.build(), queueCapacity.build(), backpressure.build());
+        MetricSnapshots.Builder all = MetricSnapshots.builder();
+        for (MetricSnapshot m : List.of(emitted.build(), transferred.build(), executed.build(), acked.build(),
+            failed.build(), executeMs.build(), processMs.build(), completeMs.build(), executors.build(), uptime.build(),
+            status.build(), executeHist.build(), completeHist.build(), queueDepth.build(), queueCapacity.build(),
+            backpressure.build(), buildInfo)) {
+            all.metricSnapshot(m);
+        }
+        for (MetricSnapshot m : jvm.scrape()) {
+            all.metricSnapshot(m);
+        }
+        return all.build();
     }
 
     private void threads(String topology, GaugeSnapshot.Builder depth, GaugeSnapshot.Builder capacity,

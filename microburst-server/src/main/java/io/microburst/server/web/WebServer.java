@@ -3,9 +3,9 @@ package io.microburst.server.web;
 import io.microburst.MicroburstCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,14 +17,13 @@ import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.thrift.TException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,26 +41,22 @@ import org.slf4j.LoggerFactory;
 public final class WebServer implements AutoCloseable {
     /** The header that carries the token on state-changing requests. */
     public static final String TOKEN_HEADER = "X-Microburst-Token";
+    /** The server's setting for the largest request body an HTTP port reads, for the 413 answer. */
+    public static final String HTTP_MAX_BODY_BYTES = "microburst.server.http.max.body.bytes";
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
-    private static final Pattern TOPOLOGY = Pattern.compile("/api/v1/topology/([^/]+)");
-    private static final Pattern COMPONENT = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)");
-    private static final Pattern VISUALIZATION = Pattern.compile("/api/v1/topology/([^/]+)/visualization");
-    private static final Pattern RUNTIME = Pattern.compile("/api/v1/topology/([^/]+)/runtime");
-    /** Storm's paths: {@code activate}, {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT}. */
-    private static final Pattern ACTION = Pattern.compile(
-        "/api/v1/topology/([^/]+)/(?:(activate|deactivate)|(kill|rebalance)/([^/]+))");
     private static final Pattern WAITLESS = Pattern.compile("/api/v1/topology/([^/]+)/(kill|rebalance)/?");
-    private static final Map<String, String> PAGES = Map.of(
-        "/", "index.html", "/index.html", "index.html", "/topology.html", "topology.html",
-        "/component.html", "component.html", "/app.js", "app.js", "/style.css", "style.css");
+    private static final Pattern GRAPH = Pattern.compile("/api/v1/topology/([^/]+)/graph");
+    private static final Pattern FLAME = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)/flamegraph");
 
     private final JettyServer http;
-    private final RestApi api;
-    private final Visualization visualization;
+    private final ApiRoutes api;
     private final PrometheusMetrics metrics;
-    private final RuntimeApi runtime;
+    private final GraphApi graph;
+    private final FlameGraphApi flame;
+    private final PageFiles pages;
     private final String token;
     private final String tokenFile;
+    private final long maxBodyBytes;
 
     /**
      * @param host the address to listen on
@@ -69,16 +64,22 @@ public final class WebServer implements AutoCloseable {
      * @param allowed host names accepted besides the address it serves
      * @param token the secret that state-changing requests must carry
      * @param tokenFile where a script finds the token, for the advice when it is missing
+     * @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where profiling dumps go
+     * @param debug the server's debug sampling, shared with Nimbus' {@code debug}
+     * @param maxBodyBytes the largest request body read ({@value #HTTP_MAX_BODY_BYTES}); larger ones are answered 413
      */
     public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, AllowedHosts allowed,
-                     String token, String tokenFile) throws Exception {
-        this.api = new RestApi(nimbus);
-        this.visualization = new Visualization(nimbus);
+                     String token, String tokenFile, Path artifacts, DebugSampling debug, long maxBodyBytes)
+        throws Exception {
+        this.api = new ApiRoutes(nimbus, cluster, artifacts, debug);
         this.metrics = new PrometheusMetrics(cluster);
-        this.runtime = new RuntimeApi(cluster);
+        this.graph = new GraphApi(nimbus, cluster);
+        this.flame = new FlameGraphApi(cluster);
+        this.pages = new PageFiles(token);
         this.token = token;
         this.tokenFile = tokenFile;
-        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, allowed, new Routes());
+        this.maxBodyBytes = maxBodyBytes;
+        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, allowed, new Routes(), true);
     }
 
     public int port() {
@@ -111,89 +112,76 @@ public final class WebServer implements AutoCloseable {
                 json(response, callback, 409, error(409, e.get_msg()));
             } catch (AuthorizationException e) {
                 json(response, callback, 403, error(403, e.get_msg()));
+            } catch (RequestBody.TooLarge e) {
+                json(response, callback, 413, error(413, e.getMessage()));
             } catch (IllegalArgumentException e) {
                 json(response, callback, 400, error(400, e.getMessage()));
             } catch (Exception e) {
                 LOG.warn("{} {} failed", method, path, e);
-                json(response, callback, 500, error(500, path + ": " + e));
+                json(response, callback, 500, error(500, method + " " + QueryParameters.shown(path)
+                    + " failed; the server's log says why"));
             }
             return true;
         }
 
-        private void get(Request request, Response response, Callback callback, String path) throws TException, IOException {
-            String window = Request.extractQueryParameters(request).getValue("window");
+        private void get(Request request, Response response, Callback callback, String path) throws Exception {
+            Fields query = QueryParameters.of(request);
+            QueryParameters.flag(query, "sys");
             Matcher m;
-            if (path.equals("/api/v1/cluster/summary")) {
-                json(response, callback, 200, api.clusterSummary());
-            } else if (path.equals("/api/v1/topology/summary")) {
-                json(response, callback, 200, api.topologySummary());
-            } else if ((m = COMPONENT.matcher(path)).matches()) {
-                json(response, callback, 200, api.component(m.group(1), m.group(2), window));
-            } else if ((m = VISUALIZATION.matcher(path)).matches()) {
-                json(response, callback, 200, visualization.of(m.group(1)));
-            } else if ((m = RUNTIME.matcher(path)).matches()) {
-                json(response, callback, 200, runtime.of(m.group(1)));
-            } else if ((m = TOPOLOGY.matcher(path)).matches()) {
-                json(response, callback, 200, api.topology(m.group(1), window));
-            } else if (path.equals("/metrics")) {
+            PageFiles.File file;
+            if ((m = GRAPH.matcher(path)).matches()) {
+                json(response, callback, 200, graph.of(m.group(1)));
+                return;
+            } else if ((m = FLAME.matcher(path)).matches()) {
+                json(response, callback, 200, flame.of(m.group(1), m.group(2), query.getValue("seconds")));
+                return;
+            }
+            if (path.startsWith("/api/v1/")) {
+                if (ApiRoutes.acts(path) && !tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
+                    json(response, callback, 403, noToken("GET", path));
+                    return;
+                }
+                Map<String, Object> answer = api.get(path, query);
+                if (answer != null) {
+                    json(response, callback, 200, answer);
+                    return;
+                }
+            }
+            if (path.equals("/metrics")) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 metrics.write(out);
                 send(response, callback, 200, metrics.contentType(), out.toByteArray());
-            } else if (PAGES.containsKey(path)) {
-                page(response, callback, PAGES.get(path));
+            } else if ((file = pages.find(path)) != null) {
+                send(response, callback, 200, file.type(), file.bytes());
             } else {
                 json(response, callback, 404, error(404, "no such page: " + path));
             }
         }
 
         private void post(Request request, Response response, Callback callback, String path) throws Exception {
-            Matcher m = ACTION.matcher(path);
-            if (!m.matches()) {
+            if (!ApiRoutes.isAction(path)) {
                 Matcher waitless = WAITLESS.matcher(path);
                 json(response, callback, 404, error(404, waitless.matches()
                     ? "no such operation: " + path + "; Storm's path is " + path.replaceAll("/$", "")
                     + "/WAIT_SECONDS (for example /" + waitless.group(2) + "/30; 0 for at once)"
-                    : "no such operation: " + path + " (use /api/v1/topology/ID/activate, /deactivate, /kill/WAIT_SECONDS "
-                    + "or /rebalance/WAIT_SECONDS)"));
+                    : "no such operation: " + path + " (use /api/v1/topology/ID/activate, /deactivate, /kill/WAIT_SECONDS, "
+                    + "/rebalance/WAIT_SECONDS, /logconfig, /debug/enable|disable/PERCENT or "
+                    + "/component/COMPONENT/debug/enable|disable/PERCENT)"));
                 return;
             }
             if (!tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
-                json(response, callback, 403, error(403, "POST " + path + " changes state and needs the server's token "
-                    + "in the " + TOKEN_HEADER + " header: it is in the file " + tokenFile + " (readable by the server's "
-                    + "user), e.g. curl -X POST -H \"" + TOKEN_HEADER + ": $(cat " + tokenFile + ")\" URL"));
+                json(response, callback, 403, noToken("POST", path));
                 return;
             }
-            String id = m.group(1);
-            Map<String, Object> result = switch (m.group(2) != null ? m.group(2) : m.group(3)) {
-                case "activate" -> api.activate(id, true);
-                case "deactivate" -> api.activate(id, false);
-                case "kill" -> api.kill(id, waitSecs(m.group(4)));
-                default -> api.rebalance(id, waitSecs(m.group(4)), Content.Source.asString(request, StandardCharsets.UTF_8));
-            };
-            json(response, callback, 200, result);
+            json(response, callback, 200, api.post(path, () -> RequestBody.read(request, maxBodyBytes,
+                "the body of POST " + path, HTTP_MAX_BODY_BYTES)));
         }
 
-        private void page(Response response, Callback callback, String name) throws IOException {
-            try (InputStream in = WebServer.class.getResourceAsStream(name)) {
-                if (in == null) {
-                    throw new IOException("page " + name + " is missing from the build");
-                }
-                byte[] bytes = in.readAllBytes();
-                String type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".css") ? "text/css" : "text/html";
-                if (name.endsWith(".html")) {
-                    bytes = new String(bytes, StandardCharsets.UTF_8).replace("@TOKEN@", token)
-                        .getBytes(StandardCharsets.UTF_8);
-                }
-                send(response, callback, 200, type + "; charset=utf-8", bytes);
-            }
+        private Map<String, Object> noToken(String method, String path) {
+            return error(403, method + " " + path + " changes state and needs the server's token "
+                + "in the " + TOKEN_HEADER + " header: it is in the file " + tokenFile + " (readable by the server's "
+                + "user), e.g. curl -X " + method + " -H \"" + TOKEN_HEADER + ": $(cat " + tokenFile + ")\" URL");
         }
-    }
-
-    private static int waitSecs(String wait) {
-        if (!wait.matches("\\d{1,9}")) {
-            throw new IllegalArgumentException("the wait time must be a whole number of seconds, 0 or more: '" + wait + "'");
-        }
-        return Integer.parseInt(wait);
     }
 
     private boolean tokenMatches(String given) {

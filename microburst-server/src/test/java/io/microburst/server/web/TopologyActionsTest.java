@@ -128,10 +128,10 @@ class TopologyActionsTest {
 
     @Test
     void theKillButtonsWaitIsAStormPath() throws Exception {
-        String page = RawHttp.send(server.uiPort(), "GET", "/topology.html", "127.0.0.1:" + server.uiPort(), Map.of(),
+        String script = RawHttp.send(server.uiPort(), "GET", "/topology.js", "127.0.0.1:" + server.uiPort(), Map.of(),
             null).body();
-        for (String action : List.of("activate", "deactivate", "kill/30")) {
-            assertTrue(page.contains("data-action=\"" + action + "\""), action);
+        for (String action : List.of("'/activate'", "'/deactivate'", "'/kill/' + M.wholeNumber(", "'/rebalance/' + wait")) {
+            assertTrue(script.contains("post(base + " + action), action);
         }
     }
 

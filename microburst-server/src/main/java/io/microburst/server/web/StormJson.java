@@ -1,0 +1,112 @@
+package io.microburst.server.web;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.storm.generated.ErrorInfo;
+import org.apache.storm.generated.Nimbus;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.apache.storm.thrift.TException;
+import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.Utils;
+
+/**
+ * What several Storm UI REST answers share: the window parameter, Storm's number and uptime formats, the error fields
+ * and the logviewer links (Storm's {@code http://HOST:LOGVIEWER_PORT/api/v1/log?file=ID/PORT/worker.log}). Stateless.
+ */
+final class StormJson {
+    /** Storm's default {@code logviewer.port}. */
+    private static final int DEFAULT_LOGVIEWER_PORT = 8000;
+
+    private StormJson() {
+    }
+
+    /** The window a request names, {@code :all-time} when none; an unknown one is a bad request. */
+    static String window(String window) {
+        String w = window == null || window.isBlank() ? ":all-time" : window;
+        if (!ComponentTotals.WINDOWS.containsKey(w)) {
+            throw new IllegalArgumentException("window must be one of " + ComponentTotals.WINDOWS.keySet() + ", got '"
+                + window + "'");
+        }
+        return w;
+    }
+
+    /** Storm's {@code sys} parameter: 1 or true includes system components and streams. */
+    static boolean sys(String sys) {
+        return "1".equals(sys) || "true".equalsIgnoreCase(sys);
+    }
+
+    /** A double as Storm's UI prints latencies and capacity: three decimals, in a string. */
+    static String decimal(double value) {
+        return String.format(Locale.ROOT, "%.3f", Double.isNaN(value) ? 0 : value);
+    }
+
+    /** The server's configuration, as {@code getNimbusConf} answers it. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> nimbusConf(Nimbus.Iface nimbus) throws TException {
+        Object parsed = JSONValue.parse(nimbus.getNimbusConf());
+        return parsed instanceof Map ? (Map<String, Object>) parsed : Map.of();
+    }
+
+    /** A topology's configuration, as {@code getTopologyConf} answers it. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> topologyConf(Nimbus.Iface nimbus, String id) throws TException {
+        Object parsed = JSONValue.parse(nimbus.getTopologyConf(id));
+        return parsed instanceof Map ? (Map<String, Object>) parsed : Map.of();
+    }
+
+    static int logviewerPort(Map<String, Object> nimbusConf) {
+        return ObjectReader.getInt(nimbusConf.get("logviewer.port"), DEFAULT_LOGVIEWER_PORT);
+    }
+
+    /** The logviewer's page for a file under its root, as Storm's UI links it. */
+    static String logLink(String host, int logviewerPort, String file) {
+        return "http://" + host + ":" + logviewerPort + "/api/v1/log?file=" + Utils.urlEncodeUtf8(file);
+    }
+
+    /** The worker log of a topology's worker, {@code ID/PORT/worker.log} on the logviewer. */
+    static String workerLogLink(String host, int logviewerPort, String topologyId, int port) {
+        return logLink(host, logviewerPort, topologyId + "/" + port + "/worker.log");
+    }
+
+    /** One error as Storm's component page lists it. */
+    static Map<String, Object> error(ErrorInfo e, String topologyId, int logviewerPort) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("errorTime", e.get_error_time_secs() * 1000L);
+        json.put("errorHost", e.get_host());
+        json.put("errorPort", e.get_port());
+        json.put("errorWorkerLogLink", workerLogLink(e.get_host(), logviewerPort, topologyId, e.get_port()));
+        json.put("errorLapsedSecs", System.currentTimeMillis() / 1000 - e.get_error_time_secs());
+        json.put("error", e.get_error());
+        return json;
+    }
+
+    /** The last-error fields of a spout or bolt row of the topology page (empty strings when there was none). */
+    static void putLastError(Map<String, Object> row, ErrorInfo last, String topologyId, int logviewerPort) {
+        row.put("lastError", last == null ? "" : last.get_error());
+        row.put("errorHost", last == null ? "" : last.get_host());
+        row.put("errorPort", last == null ? "" : last.get_port());
+        row.put("errorTime", last == null ? null : last.get_error_time_secs());
+        row.put("errorLapsedSecs", last == null ? null : System.currentTimeMillis() / 1000 - last.get_error_time_secs());
+        row.put("errorWorkerLogLink", last == null ? ""
+            : workerLogLink(last.get_host(), logviewerPort, topologyId, last.get_port()));
+    }
+
+    static String prettyUptime(int secs) {
+        int days = secs / 86400;
+        int hours = secs / 3600 % 24;
+        int minutes = secs / 60 % 60;
+        int seconds = secs % 60;
+        StringBuilder text = new StringBuilder();
+        if (days > 0) {
+            text.append(days).append("d ");
+        }
+        if (days > 0 || hours > 0) {
+            text.append(hours).append("h ");
+        }
+        if (days > 0 || hours > 0 || minutes > 0) {
+            text.append(minutes).append("m ");
+        }
+        return text.append(seconds).append('s').toString();
+    }
+}
