@@ -37,12 +37,12 @@ class ServerServicesTest {
         Map<String, Object> drpc = Map.of(ServerConfig.DRPC, true, Config.DRPC_PORT, 0, Config.DRPC_INVOCATIONS_PORT, 0,
             ServerConfig.DRPC_HTTP_PORT, 0);
         try (MicroburstServer server = MicroburstServer.start(conf(drpc))) {
-            assertEquals(List.of("data folder lock", "scheduler", "worker logs", "DRPC", "cluster", "Nimbus Thrift", "web",
-                "logviewer"), server.services());
+            assertEquals(List.of("data folder lock", "scheduler", "worker logs", "DRPC", "cluster", "graceful stop", "Nimbus Thrift",
+                "web", "logviewer"), server.services());
         }
         try (MicroburstServer server = MicroburstServer.start(conf(Map.of()))) {
-            assertEquals(List.of("data folder lock", "scheduler", "worker logs", "cluster", "Nimbus Thrift", "web",
-                "logviewer"), server.services());
+            assertEquals(List.of("data folder lock", "scheduler", "worker logs", "cluster", "graceful stop", "Nimbus Thrift",
+                "web", "logviewer"), server.services());
         }
     }
 
