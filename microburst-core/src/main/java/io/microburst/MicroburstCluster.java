@@ -16,6 +16,7 @@ import io.microburst.cluster.TopologyCommands;
 import io.microburst.cluster.TopologySubmitter;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.cluster.Tracking;
+import io.microburst.cluster.upgrade.TopologyUpgrade;
 import io.microburst.metrics.TaskStats;
 import io.microburst.runtime.clock.SharedTimer;
 import io.microburst.runtime.topology.ThreadView;
@@ -42,11 +43,10 @@ import org.apache.storm.utils.Time;
  * {@code new LocalCluster()}. There is no ZooKeeper, Nimbus, supervisor or worker process; each executor is one
  * thread and the whole cluster shares one timer thread. Several topologies may run at once, isolated from each other.
  *
- * <p>This class is the {@link ILocalCluster} facade; {@code io.microburst.cluster} does the work:
- * {@link ClusterSettings} (what the {@link Builder} sets), {@link TopologySubmitter} and {@link ComponentLoaders}
- * (submission), {@link TopologyTable} (the topologies listed), {@link TopologyCommands} (kill, rebalance...),
- * {@link ClusterViews}, {@link ClusterClock} (simulated time), {@link ClusterBlobStore}, {@link Tracking} (a tracked
- * cluster's counters), {@link StormServerTypes} (storm-server types by name), {@link OpenGuard} (open or closed).
+ * <p>This class is the {@link ILocalCluster} facade; {@code io.microburst.cluster} does the work: {@link ClusterSettings}
+ * (what the {@link Builder} sets), {@link TopologySubmitter}, {@link ComponentLoaders}, {@link TopologyUpgrade}
+ * (submission), {@link TopologyTable}, {@link TopologyCommands} (kill, rebalance...), {@link ClusterViews},
+ * {@link ClusterClock}, {@link ClusterBlobStore}, {@link Tracking}, {@link StormServerTypes}, {@link OpenGuard}.
  *
  * <p>Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
  */
@@ -56,13 +56,12 @@ public final class MicroburstCluster implements ILocalCluster {
     private final TopologyCommands commands = new TopologyCommands(topologies);
     private final OpenGuard open = new OpenGuard("MicroburstCluster");
     private final long startMillis = System.currentTimeMillis();
-    /** Null unless the cluster is tracked. */
-    private final Tracking tracking;
+    private final Tracking tracking; // null unless the cluster is tracked
     private final ClusterBlobStore blobs;
     private final TopologySubmitter submitter;
+    private final TopologyUpgrade upgrades;
     private final ClusterClock clock;
-    /** Guarded by this. */
-    private Object metricRegistry;
+    private Object metricRegistry; // guarded by this
 
     /** A cluster as Storm's {@code new LocalCluster()}: Storm's configuration, Trident batches every 50 ms. */
     public MicroburstCluster() {
@@ -88,6 +87,7 @@ public final class MicroburstCluster implements ILocalCluster {
         this.clock = new ClusterClock(timer, topologies, simulatedTime);
         this.blobs = new ClusterBlobStore(clusterConf, clusterConf.get(MicroburstConfig.BLOBSTORE_DIR), open);
         this.submitter = new TopologySubmitter(clusterConf, topologies, timer, tracking, blobs, open);
+        this.upgrades = new TopologyUpgrade(topologies, submitter);
     }
 
     /** Submits a topology, then calls the {@code ISubmitterHook} {@code conf} names, as Storm's LocalCluster. */
@@ -116,7 +116,7 @@ public final class MicroburstCluster implements ILocalCluster {
     public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
                                                 SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
-        submitter.submit(topologyName, conf, topology, submitOpts);
+        upgrades.submit(topologyName, conf, topology, submitOpts); // or, asked, a running one's new version
         return new LocalTopology(topologyName, topology);
     }
 
@@ -170,23 +170,23 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public ClusterSummary getClusterInfo() {
-        int uptimeSecs = (int) ((System.currentTimeMillis() - startMillis) / 1000);
-        return ClusterViews.clusterSummary(getTopologySummaries(), uptimeSecs, liveExecutors());
+        return ClusterViews.clusterSummary(getTopologySummaries(),
+            (int) ((System.currentTimeMillis() - startMillis) / 1000), liveExecutors());
     }
 
     @Override
     public List<TopologySummary> getTopologySummaries() {
-        return ClusterViews.summaries(topologies.all());
+        return upgrades.history().annotate(ClusterViews.summaries(topologies.all()));
     }
 
     @Override
     public TopologySummary getTopologySummaryByName(String name) throws NotAliveException {
-        return ClusterViews.summary(topologies.byName(name));
+        return upgrades.history().annotate(ClusterViews.summary(topologies.byName(name)));
     }
 
     @Override
     public TopologySummary getTopologySummary(String id) throws NotAliveException {
-        return ClusterViews.summary(topologies.byId(id));
+        return upgrades.history().annotate(ClusterViews.summary(topologies.byId(id)));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.microburst.cli;
 
+import io.microburst.cluster.upgrade.UpgradeOptions;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,42 @@ final class AdminOptions {
         }
         return new Command.Admin(Command.AdminVerb.REBALANCE, CommandLineParser.confMap(spec.conf), spec.name,
             waitSecs(spec.waitSecs), counts, new Command.RebalanceExtras(workers, resources, topologyConf));
+    }
+
+    /**
+     * {@code microburst upgrade}: a submit whose configuration asks the server to take the topology as the running
+     * one's new version ({@code microburst.upgrade.*}, read by the server's cluster); with {@code --rollback}, the
+     * server's rollback, sent as a rebalance whose configuration overrides name it.
+     */
+    static Command upgrade(Specs.Upgrade spec) throws UsageException {
+        List<String> p = spec.positional;
+        Map<String, Object> conf = CommandLineParser.confMap(spec.conf);
+        if (spec.rollback) {
+            if (p.size() != 1 || !spec.renames.isEmpty() || !spec.dropState.isEmpty()) {
+                throw new UsageException("upgrade --rollback takes only NAME (and -c), got '" + String.join(" ", p) + "'");
+            }
+            return new Command.Admin(Command.AdminVerb.ROLLBACK, conf, p.get(0), waitSecs(spec.waitSecs), Map.of(),
+                new Command.RebalanceExtras(OptionalInt.empty(), Map.of(), Map.of(UpgradeOptions.ROLLBACK, true)));
+        }
+        if (p.size() < 3) {
+            throw new UsageException(p.isEmpty() ? "upgrade: missing NAME" : p.size() == 1
+                ? "upgrade: missing APP.jar after " + p.get(0) : "upgrade: missing MAIN_CLASS after " + p.get(1));
+        }
+        for (String rename : spec.renames) {
+            if (rename.indexOf('=') <= 0 || rename.endsWith("=")) {
+                throw new UsageException("--rename expects OLD=NEW (component ids), got '" + rename + "'");
+            }
+        }
+        conf.put(UpgradeOptions.UPGRADE, true);
+        conf.put(UpgradeOptions.NAME, p.get(0));
+        waitSecs(spec.waitSecs).ifPresent(w -> conf.put(UpgradeOptions.WAIT_SECS, w));
+        if (!spec.renames.isEmpty()) {
+            conf.put(UpgradeOptions.RENAME, List.copyOf(spec.renames));
+        }
+        if (!spec.dropState.isEmpty()) {
+            conf.put(UpgradeOptions.DROP_STATE, List.copyOf(spec.dropState));
+        }
+        return new Command.Submit(conf, Path.of(p.get(1)), p.get(2), p.subList(3, p.size()));
     }
 
     private static OptionalInt waitSecs(String wait) throws UsageException {

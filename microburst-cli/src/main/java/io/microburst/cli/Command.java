@@ -67,7 +67,7 @@ public sealed interface Command {
     }
 
     /** What an {@link Admin} command asks of the server, as Storm's command of the same name. */
-    enum AdminVerb { LIST, ACTIVATE, DEACTIVATE, REBALANCE }
+    enum AdminVerb { LIST, ACTIVATE, DEACTIVATE, REBALANCE, ROLLBACK }
 
     /**
      * {@code microburst list|activate|deactivate|rebalance} against a Nimbus (a {@code microburst server} or a

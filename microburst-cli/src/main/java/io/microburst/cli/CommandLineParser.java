@@ -92,6 +92,7 @@ public final class CommandLineParser {
         root.setStopAtPositional(false);
         root.getSubcommands().get("local").setStopAtPositional(true);
         root.getSubcommands().get("submit").setStopAtPositional(true);
+        root.getSubcommands().get("upgrade").setStopAtPositional(true);
         root.getSubcommands().get("bench").setUnmatchedOptionsArePositionalParams(true).setStopAtPositional(true);
         return root;
     }
@@ -147,6 +148,9 @@ public final class CommandLineParser {
         }
         if (spec instanceof Specs.Deactivate deactivate) {
             return AdminOptions.admin(Command.AdminVerb.DEACTIVATE, deactivate, deactivate.name, null);
+        }
+        if (spec instanceof Specs.Upgrade upgrade) {
+            return AdminOptions.upgrade(upgrade);
         }
         if (spec instanceof Specs.Rebalance rebalance) {
             return AdminOptions.rebalance(rebalance);

@@ -17,7 +17,7 @@ final class Specs {
 
     @Command(name = "microburst", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Runs unchanged Apache Storm topologies on one multi-core machine.",
-            subcommands = {Local.class, Demo.class, Bench.class, Server.class, Submit.class, ListTopologies.class,
+            subcommands = {Local.class, Demo.class, Bench.class, Server.class, Submit.class, Upgrade.class, ListTopologies.class,
                 Kill.class, Activate.class, Deactivate.class, Rebalance.class, Monitor.class, Blobstore.class,
                 SetLogLevel.class, GetErrors.class, DrpcClient.class, LocalConfValue.class, RemoteConfValue.class,
                 Version.class, Help.class},
@@ -110,6 +110,29 @@ final class Specs {
     static final class Submit extends ClientConf {
         @Parameters(paramLabel = "APP.jar MAIN_CLASS [ARGS]", arity = "0..*",
                 description = "The topology jar, its main class and the main's arguments.")
+        List<String> positional = new ArrayList<>();
+    }
+
+    @Command(name = "upgrade", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Upgrade a running topology to a new jar with nothing lost: the jar's main submits as "
+                    + "usual, and the server takes its topology of that name as the new version (checked first; the "
+                    + "old version's tuples in flight finish, its state is handed over). With --rollback, return to "
+                    + "the previous version. Options come before NAME; what follows MAIN_CLASS is the main's."})
+    static final class Upgrade extends ClientConf {
+        @Option(names = {"-w", "--wait"}, paramLabel = "SECONDS",
+                description = "Seconds the old version's tuples in flight may take; then they fail back to the "
+                        + "spouts for replay (default: the topology's message timeout).")
+        String waitSecs;
+        @Option(names = "--rename", paramLabel = "OLD=NEW",
+                description = "The new version's id of a renamed stateful component, whose state it carries. Repeatable.")
+        List<String> renames = new ArrayList<>();
+        @Option(names = "--drop-state", paramLabel = "COMPONENT",
+                description = "Start COMPONENT's state empty (needed when its state type changed). Repeatable.")
+        List<String> dropState = new ArrayList<>();
+        @Option(names = "--rollback", description = "Return NAME to the version before its last upgrade.")
+        boolean rollback;
+        @Parameters(paramLabel = "NAME [APP.jar MAIN_CLASS [ARGS]]", arity = "0..*",
+                description = "The running topology's name, then the new version's jar, main class and arguments.")
         List<String> positional = new ArrayList<>();
     }
 

@@ -242,6 +242,23 @@ class CommandLineParserTest {
     }
 
     @Test
+    void upgradeIsASubmitAskingForANewVersion() throws UsageException {
+        Command.Submit submit = (Command.Submit) CommandLineParser.parse("upgrade", "-w", "5", "--rename", "count=tally",
+            "--drop-state", "words", "wc", "app.jar", "com.example.Main", "--wait", "x");
+        assertEquals(Map.of("microburst.upgrade", true, "microburst.upgrade.name", "wc", "microburst.upgrade.wait.secs", 5,
+            "microburst.upgrade.rename", List.of("count=tally"), "microburst.upgrade.drop.state", List.of("words")),
+            submit.conf());
+        assertEquals("com.example.Main", submit.mainClass());
+        assertEquals(List.of("--wait", "x"), submit.mainArgs(), "after MAIN_CLASS, the main's arguments");
+        Command.Admin rollback = (Command.Admin) CommandLineParser.parse("upgrade", "--rollback", "wc");
+        assertEquals(Command.AdminVerb.ROLLBACK, rollback.verb());
+        assertEquals(Map.of("microburst.upgrade.rollback", true), rollback.rebalance().topologyConf());
+        assertMessage("upgrade: missing MAIN_CLASS after app.jar", "upgrade", "wc", "app.jar");
+        assertMessage("--rename expects OLD=NEW (component ids), got 'count'", "upgrade", "--rename", "count", "wc",
+            "app.jar", "Main");
+    }
+
+    @Test
     void monitorTakesStormsFlags() throws UsageException {
         Command.Monitor monitor = (Command.Monitor) CommandLineParser.parse("monitor", "-i", "2", "-m", "split", "-s",
             "words", "-w", "transferred", "wc");

@@ -58,6 +58,22 @@ public final class TopologySubmitter {
      */
     public void submit(String topologyName, Map<String, Object> conf, StormTopology topology, SubmitOptions submitOpts)
         throws AlreadyAliveException, InvalidTopologyException {
+        Prepared prepared = prepare(topologyName, conf, topology);
+        boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
+        TopologyRuntime runtime = list(prepared.plan(), prepared.loader());
+        start(runtime, prepared, active);
+    }
+
+    /**
+     * A submission checked and planned, not yet listed or started: its plan (with a new storm id), the class loader
+     * its components deserialize with, its configuration, and whether it uses blobs.
+     */
+    public record Prepared(TopologyPlan plan, ClassLoader loader, Map<String, Object> topoConf, boolean usesBlobs) {
+    }
+
+    /** Checks and plans a submission (see {@link #submit}); nothing is listed, started or created. */
+    public Prepared prepare(String topologyName, Map<String, Object> conf, StormTopology topology)
+        throws InvalidTopologyException {
         open.check();
         Submission.validateName(topologyName);
         String stormId = topologyName + "-" + submissions.incrementAndGet() + "-" + System.currentTimeMillis() / 1000;
@@ -69,14 +85,25 @@ public final class TopologySubmitter {
         StormTopology submitted = tracking == null ? topology : tracking.instrument(topology);
         // As Nimbus, which validates what a topology sets, not its own configuration under it
         TopologyPlan plan = TopologyPlan.build(topologyName, stormId, topoConf, submitted, clusterConf);
-        boolean active = submitOpts == null || submitOpts.get_initial_status() != TopologyInitialStatus.INACTIVE;
         ClassLoader loader = ComponentLoaders.forComponents(topologyName, plan);
         boolean usesBlobs = topoConf.get(Config.TOPOLOGY_BLOBSTORE_MAP) != null;
         if (usesBlobs) {
             BlobLocalizer.validate(topoConf, blobs.calls().store());
         }
-        TopologyRuntime runtime = list(plan, loader);
-        start(runtime, topoConf, usesBlobs, active);
+        return new Prepared(plan, loader, topoConf, usesBlobs);
+    }
+
+    /**
+     * Lists a prepared submission in place of {@code running}, a topology of the same name, which the caller has
+     * stopped; returns its runtime, not started.
+     */
+    public TopologyRuntime listInPlaceOf(Prepared prepared, TopologyRuntime running) {
+        synchronized (open) {
+            open.check();
+            TopologyRuntime runtime = new TopologyRuntime(prepared.plan(), prepared.loader(), timer, halted -> { });
+            topologies.replace(running, runtime);
+            return runtime;
+        }
     }
 
     /**
@@ -135,11 +162,15 @@ public final class TopologySubmitter {
         }
     }
 
-    private void start(TopologyRuntime runtime, Map<String, Object> topoConf, boolean usesBlobs, boolean active)
-        throws InvalidTopologyException {
+    /**
+     * Starts a listed runtime; one that fails to start is stopped and unlisted.
+     *
+     * @throws InvalidTopologyException wrapping what failed
+     */
+    public void start(TopologyRuntime runtime, Prepared prepared, boolean active) throws InvalidTopologyException {
         try {
-            if (usesBlobs) {
-                blobs.localizer().localize(runtime.plan().stormId(), topoConf, runtime.workingDirectory(),
+            if (prepared.usesBlobs()) {
+                blobs.localizer().localize(runtime.plan().stormId(), prepared.topoConf(), runtime.workingDirectory(),
                     () -> !runtime.isStopped());
             }
             runtime.start(active);

@@ -17,6 +17,8 @@ import org.apache.storm.generated.NotAliveException;
 public final class TopologyTable {
     private final Map<String, TopologyRuntime> byName = new ConcurrentHashMap<>();
     private final Map<String, TopologyRuntime> byId = new ConcurrentHashMap<>();
+    /** The ids of earlier versions of upgraded topologies, to the name their current version is listed under. */
+    private final Map<String, String> formerIds = new ConcurrentHashMap<>();
 
     /** The topology listed under {@code name}, running or stopped, or null. */
     public TopologyRuntime listed(String name) {
@@ -29,8 +31,22 @@ public final class TopologyTable {
     }
 
     public void forget(TopologyRuntime runtime) {
-        byName.remove(runtime.plan().name(), runtime);
+        if (byName.remove(runtime.plan().name(), runtime)) {
+            formerIds.values().removeIf(runtime.plan().name()::equals);
+        }
         byId.remove(runtime.plan().stormId(), runtime);
+    }
+
+    /**
+     * Lists {@code next}, a new version of {@code previous}, under its name in its place; the ids of the earlier
+     * versions keep finding the topology ({@link #byId}).
+     */
+    public void replace(TopologyRuntime previous, TopologyRuntime next) {
+        String name = next.plan().name();
+        byId.put(next.plan().stormId(), next);
+        byName.put(name, next);
+        byId.remove(previous.plan().stormId(), previous);
+        formerIds.put(previous.plan().stormId(), name);
     }
 
     /** A snapshot of every listed topology. */
@@ -74,6 +90,9 @@ public final class TopologyTable {
         TopologyRuntime r = id == null ? null : byId.get(id);
         if (r == null) {
             r = listed(id);
+        }
+        if (r == null && id != null && formerIds.containsKey(id)) {
+            r = listed(formerIds.get(id));
         }
         if (r == null) {
             throw new NotAliveException("No topology with id '" + id + "' is running");

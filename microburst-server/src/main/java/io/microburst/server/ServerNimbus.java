@@ -1,6 +1,7 @@
 package io.microburst.server;
 
 import io.microburst.MicroburstCluster;
+import io.microburst.cluster.upgrade.UpgradeOptions;
 import io.microburst.server.nimbus.ClusterNimbus;
 import io.microburst.server.nimbus.SubmittedConf;
 import io.microburst.server.web.ClusterPageInfos;
@@ -15,10 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.storm.generated.AlreadyAliveException;
-import org.apache.storm.Config;
-import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.ComponentPageInfo;
-import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.NimbusSummary;
@@ -35,7 +33,6 @@ import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TApplicationException;
 import org.apache.storm.thrift.TException;
-import org.apache.storm.utils.Utils;
 import org.apache.storm.utils.VersionInfo;
 import org.apache.storm.utils.WrappedInvalidTopologyException;
 import org.slf4j.Logger;
@@ -51,7 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerNimbus extends ClusterNimbus {
     private static final Logger LOG = LoggerFactory.getLogger(ServerNimbus.class);
-    private static final int MAX_NAME_LENGTH = 200;
 
     private final MicroburstCluster microburst;
     private final Map<String, Object> serverConf;
@@ -64,9 +60,10 @@ final class ServerNimbus extends ClusterNimbus {
     private volatile int advertisedPort;
     /** Class loaders of the topologies started here, closed once their topology is gone from the cluster. */
     private final Map<String, TopologyClassLoader> loaders = new ConcurrentHashMap<>();
+    private final ServerUpgrades upgrades;
 
     ServerNimbus(MicroburstCluster cluster, Map<String, Object> serverConf, JarUploads uploads, TopologyStore store,
-                 ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) {
+                 ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) throws IOException {
         super(cluster);
         this.workerLogs = workerLogs;
         this.debugSampling = new DebugSampling(cluster, workerLogs.root());
@@ -74,6 +71,7 @@ final class ServerNimbus extends ClusterNimbus {
         this.serverConf = serverConf;
         this.uploads = uploads;
         this.store = store;
+        this.upgrades = new ServerUpgrades(store);
         this.logLevels = new LogLevels(scheduler);
         this.advertisedHost = advertisedHost;
         scheduler.scheduleWithFixedDelay(this::closeUnusedLoaders, 1, 1, TimeUnit.SECONDS);
@@ -120,32 +118,44 @@ final class ServerNimbus extends ClusterNimbus {
         submitTopologyWithOpts(name, uploadedJarLocation, jsonConf, topology, new SubmitOptions());
     }
 
+    /**
+     * Submits; with {@code microburst.upgrade} set (by {@code microburst upgrade}) and the name running, the
+     * submission is the topology's new version ({@code TopologyUpgrade}), the stored one kept as its previous version.
+     */
     @Override
     public synchronized void submitTopologyWithOpts(String name, String uploadedJarLocation, String jsonConf,
                                                     StormTopology topology, SubmitOptions options) throws TException {
-        validateName(name);
-        if (isRunning(name)) {
+        TopologyNames.validate(name);
+        Map<String, Object> conf = SubmittedConf.parse(jsonConf);
+        boolean announced = upgrades.expected(name);
+        boolean upgrade = UpgradeOptions.requested(conf) && (announced || isRunning(name));
+        if (isRunning(name) && !upgrade) {
             throw new AlreadyAliveException("Topology with name '" + name + "' is already running");
         }
         if (topology == null) {
             throw new WrappedInvalidTopologyException("submitTopology: topology '" + name + "' has no topology structure");
         }
-        Map<String, Object> conf = SubmittedConf.parse(jsonConf); // before the upload is taken: a refusal keeps it
         Path jar = uploads.take("submitTopology of '" + name + "'", uploadedJarLocation);
         TopologyInitialStatus status = options != null && options.get_initial_status() == TopologyInitialStatus.INACTIVE
             ? TopologyInitialStatus.INACTIVE : TopologyInitialStatus.ACTIVE;
+        install(name, jar, conf, topology, status, upgrade);
+    }
+
+    /** Stores and starts a topology or, with {@code upgrade}, a running one's new version; a failure undoes both. */
+    private void install(String name, Path jar, Map<String, Object> conf, StormTopology topology,
+                         TopologyInitialStatus status, boolean upgrade) throws TException {
         TopologyStore.Stored stored;
         try {
-            stored = store.save(name, jar, conf, topology, status);
+            stored = upgrades.save(name, jar, conf, topology, status, upgrade);
         } catch (IOException e) {
             JarUploads.deleteQuietly(jar);
             throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "submitTopology of '" + name
                 + "': cannot store the topology: " + e.getMessage());
         }
         try {
-            start(stored);
+            start(stored, conf);
         } catch (TException | IOException | RuntimeException e) {
-            forgetStored(name);
+            upgrades.undo(name, upgrade);
             if (e instanceof TException t) {
                 throw t;
             }
@@ -153,11 +163,29 @@ final class ServerNimbus extends ClusterNimbus {
             throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: "
                 + ThriftErrors.plain(e));
         }
-        LOG.info("Submitted topology {} ({})", name, status);
+        LOG.info("{} topology {} ({})", upgrade ? "Upgraded" : "Submitted", name, status);
+    }
+
+    /** {@code microburst upgrade}'s calls: the announcement of an upgrade, or a rollback. Under the lock. */
+    private void upgradeCall(String name, boolean rollback) throws TException {
+        if (!isRunning(name)) {
+            throw new NotAliveException("No topology named '" + name + "' is running");
+        }
+        if (!rollback) {
+            upgrades.expect(name);
+            return;
+        }
+        TopologyStore.Stored target = upgrades.rollbackTarget(name);
+        install(name, target.jar(), target.conf(), target.topology(), target.status(), true);
     }
 
     /** Starts a stored topology in its own class loader, which becomes the context class loader of the submission. */
     private void start(TopologyStore.Stored stored) throws TException, IOException {
+        start(stored, stored.conf());
+    }
+
+    /** As {@link #start(TopologyStore.Stored)}, submitting {@code conf} (the stored one, or one asking an upgrade). */
+    private void start(TopologyStore.Stored stored, Map<String, Object> conf) throws TException, IOException {
         TopologyClassLoader loader = new TopologyClassLoader(stored.name(), stored.jar(), ServerNimbus.class.getClassLoader());
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
@@ -165,7 +193,7 @@ final class ServerNimbus extends ClusterNimbus {
         SubmitOptions options = new SubmitOptions(stored.status());
         workerLogs.begin(loader);
         try {
-            cluster.submitTopologyWithOpts(stored.name(), stored.conf(), withExecutors(stored.topology(),
+            cluster.submitTopologyWithOpts(stored.name(), conf, RebalancedTopology.of(stored.topology(),
                 stored.executors()), options);
         } catch (TException | RuntimeException e) {
             workerLogs.end(loader);
@@ -187,56 +215,9 @@ final class ServerNimbus extends ClusterNimbus {
         }
     }
 
-    /**
-     * The topology with the executor counts of past rebalances: each such component keeps its task count (written
-     * into its configuration's {@code topology.tasks} when it had none) and gets the count as its parallelism, so it
-     * starts as the rebalance left it, as Storm's scheduler would place it again. Components no longer in the topology
-     * are ignored.
-     */
-    @SuppressWarnings("unchecked")
-    static StormTopology withExecutors(StormTopology topology, Map<String, Integer> executors) {
-        if (executors.isEmpty()) {
-            return topology;
-        }
-        StormTopology copy = topology.deepCopy();
-        Map<String, ComponentCommon> commons = new java.util.HashMap<>();
-        copy.get_spouts().forEach((id, spout) -> commons.put(id, spout.get_common()));
-        copy.get_bolts().forEach((id, bolt) -> commons.put(id, bolt.get_common()));
-        executors.forEach((id, count) -> {
-            ComponentCommon common = commons.get(id);
-            if (common == null) {
-                return;
-            }
-            Object parsed = common.is_set_json_conf() ? JSONValue.parse(common.get_json_conf()) : null;
-            Map<String, Object> conf = parsed instanceof Map ? new java.util.HashMap<>((Map<String, Object>) parsed)
-                : new java.util.HashMap<>();
-            conf.putIfAbsent(Config.TOPOLOGY_TASKS, common.is_set_parallelism_hint() ? common.get_parallelism_hint() : 1);
-            common.set_json_conf(JSONValue.toJSONString(conf));
-            common.set_parallelism_hint(count);
-        });
-        return copy;
-    }
-
-    private static void validateName(String name) throws InvalidTopologyException {
-        try {
-            Utils.validateTopologyName(name);
-        } catch (IllegalArgumentException e) {
-            throw new WrappedInvalidTopologyException("submitTopology: " + e.getMessage());
-        }
-        if (!storable(name)) {
-            throw new WrappedInvalidTopologyException("submitTopology: topology name '" + name + "' is not allowed (at most "
-                + MAX_NAME_LENGTH + " characters, not . or ..)");
-        }
-    }
-
-    /** Whether the name can be a folder of the store (Storm's own rules already exclude / \\ and :). */
-    private static boolean storable(String name) {
-        return !name.equals(".") && !name.equals("..") && name.length() <= MAX_NAME_LENGTH;
-    }
-
     @Override
     public boolean isTopologyNameAllowed(String name) throws TException {
-        return name != null && storable(name) && super.isTopologyNameAllowed(name);
+        return name != null && TopologyNames.storable(name) && (super.isTopologyNameAllowed(name) || upgrades.expects(name));
     }
 
     private boolean isRunning(String name) {
@@ -264,6 +245,7 @@ final class ServerNimbus extends ClusterNimbus {
 
     private void forgetKilled(String name) {
         forgetStored(name);
+        upgrades.forget(name);
         logLevels.forget(name);
     }
 
@@ -282,6 +264,12 @@ final class ServerNimbus extends ClusterNimbus {
     /** Rebalances, and stores the new executor counts before acknowledging, so that a restart keeps them. */
     @Override
     public synchronized void rebalance(String name, RebalanceOptions options) throws TException {
+        String overrides = options != null && options.is_set_topology_conf_overrides()
+            ? options.get_topology_conf_overrides() : "";
+        if (overrides.contains(UpgradeOptions.ROLLBACK) || overrides.contains(UpgradeOptions.EXPECT)) {
+            upgradeCall(name, overrides.contains(UpgradeOptions.ROLLBACK)); // microburst upgrade, over Storm's Thrift
+            return;
+        }
         super.rebalance(name, options);
         if (options != null && options.get_num_executors() != null && !options.get_num_executors().isEmpty()) {
             try {

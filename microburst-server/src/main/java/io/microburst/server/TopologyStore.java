@@ -104,6 +104,18 @@ final class TopologyStore {
         return counts;
     }
 
+    /** The folder the topologies are stored in. */
+    Path dir() {
+        return dir;
+    }
+
+    /** The topology stored under {@code name}, or null when none is completely saved. */
+    Stored load(String name) throws IOException {
+        Path folder = folder(name);
+        Path status = folder.resolve(STATUS);
+        return Files.isRegularFile(status) ? load(folder, status) : null;
+    }
+
     void remove(String name) throws IOException {
         deleteRecursively(folder(name));
     }

@@ -60,6 +60,10 @@ public final class AdminRun {
                 nimbus.rebalance(name, rebalanceOptions(command));
                 out.println("Topology " + name + " is rebalancing");
             }
+            case ROLLBACK -> {
+                nimbus.rebalance(name, rebalanceOptions(command)); // the server's rollback, over Storm's Thrift
+                out.println("Rolled back topology: " + name);
+            }
             default -> throw new IllegalStateException("unknown verb " + command.verb());
         }
     }

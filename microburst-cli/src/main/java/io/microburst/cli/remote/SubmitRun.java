@@ -7,10 +7,14 @@ import io.microburst.cli.local.MainLookup;
 import io.microburst.cli.local.StormOptions;
 import io.microburst.cli.local.TopologyJar;
 import io.microburst.cli.local.TopologyMainFailedException;
+import io.microburst.cluster.upgrade.UpgradeOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.util.Map;
+import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.RebalanceOptions;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
 
 /**
  * {@code microburst submit}: runs a topology jar's main in this JVM with {@code storm.jar} naming the jar, as
@@ -36,6 +40,13 @@ public final class SubmitRun {
     public int run() throws Exception {
         Map<String, Object> conf = NimbusCall.clientConf(command.conf());
         SubmittedTopologies submitted = SubmittedTopologies.before(conf);
+        Object upgraded = command.conf().get(UpgradeOptions.NAME);
+        if (upgraded != null) { // the server allows the running name to StormSubmitter's check once announced
+            RebalanceOptions announce = new RebalanceOptions();
+            announce.set_topology_conf_overrides(JSONValue.toJSONString(Map.of(UpgradeOptions.EXPECT, true)));
+            NimbusCall.run("upgrade", conf, String.valueOf(upgraded),
+                nimbus -> nimbus.rebalance(String.valueOf(upgraded), announce));
+        }
         System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
         System.setProperty(StormOptions.PROPERTY, StormOptions.encode(command.conf()));
         try (TopologyJar jar = new TopologyJar(command.jar())) {
@@ -48,6 +59,11 @@ public final class SubmitRun {
             if (NimbusCall.isUnreachable(e)) {
                 throw NimbusCall.unreachable(conf, e);
             }
+            String refused = refusal(e);
+            if (refused != null) { // an ordinary refusal (an upgrade's, a bad topology): one line, no trace
+                err.println("microburst: " + refused);
+                return 1;
+            }
             err.println("microburst: " + e.getMessage());
             e.getCause().printStackTrace(err);
             return 1;
@@ -58,5 +74,15 @@ public final class SubmitRun {
             err.println("microburst: " + e.getMessage());
         }
         return 0;
+    }
+
+    /** The message of the server's {@link InvalidTopologyException} the main's submit threw, or null. */
+    private static String refusal(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof InvalidTopologyException invalid && invalid.get_msg() != null) {
+                return invalid.get_msg();
+            }
+        }
+        return null;
     }
 }

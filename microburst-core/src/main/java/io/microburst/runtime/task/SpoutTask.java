@@ -274,12 +274,19 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
 
     /** Spout thread: the older bucket of pending trees times out. */
     public void rotate(long timeoutNanos) {
-        pending.rotate(SharedTimer.stampNanos(), timeoutNanos, tree -> {
-            if (tree.expire()) {
-                inFlight--;
-                failedTree(tree.messageId(), tree.streamIndex(), Sampling.sinceEmit(tree));
-            }
-        });
+        pending.rotate(SharedTimer.stampNanos(), timeoutNanos, this::timedOut);
+    }
+
+    /** Spout thread: every pending tree fails back to the spout, for replay (an upgrade whose wait ran out). */
+    public void failPending() {
+        pending.clear(this::timedOut);
+    }
+
+    private void timedOut(TupleTree tree) {
+        if (tree.expire()) {
+            inFlight--;
+            failedTree(tree.messageId(), tree.streamIndex(), Sampling.sinceEmit(tree));
+        }
     }
 
     /** Spout thread: one tuning step from the trees acked since the last (max spout pending auto-tuning). */
@@ -342,22 +349,16 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         return polled;
     }
 
-    /**
-     * The instance failed: its pending trees are abandoned (their message ids belong to the dead instance): the next
-     * hears of none, even of those completed and on their way, and the count no longer holds nextTuple back.
-     */
-    void abandonPending() {
+    /** Restarts after a failure: a fresh instance, opened and activated like the first. */
+    @Override
+    void restart() {
+        // its pending trees are abandoned (their ids are the dead instance's): the next hears of none, even of those
+        // completed and on their way, and the count no longer holds nextTuple back
         pending.abandon(tree -> {
             boolean expired = tree.expire();
             inFlight -= expired ? 1 : 0;
             return expired;
         });
-    }
-
-    /** Restarts after a failure: a fresh instance, opened and activated like the first. */
-    @Override
-    void restart() {
-        abandonPending();
         closeQuietly();
         activated = false;
         start();

@@ -292,8 +292,6 @@ public final class TopologyRuntime {
         stopper.start();
     }
 
-    // ---------------------------------------------------------------- views
-
     /** The fusion decisions of the current executors. */
     public FusionPlan fusion() {
         return fusion;
@@ -311,6 +309,11 @@ public final class TopologyRuntime {
 
     public TopologyPlan plan() {
         return plan;
+    }
+
+    /** The class loader its components are made with. */
+    public ClassLoader classLoader() {
+        return loader;
     }
 
     /**

@@ -1,0 +1,157 @@
+package io.microburst.cluster.upgrade;
+
+import io.microburst.cluster.TopologySubmitter;
+import io.microburst.cluster.TopologyTable;
+import io.microburst.runtime.topology.Handover;
+import io.microburst.runtime.topology.TopologyRuntime;
+import java.util.Map;
+import java.util.Set;
+import org.apache.storm.generated.AlreadyAliveException;
+import org.apache.storm.generated.InvalidTopologyException;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.SubmitOptions;
+import org.apache.storm.spout.CheckpointSpout;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Upgrades a running topology to a new version with nothing lost. A submit whose configuration sets
+ * {@link UpgradeOptions#UPGRADE} and names a running topology is its new version:
+ * <ol>
+ *   <li>the new version is checked before the old is touched: it plans, its components deserialize with its class
+ *   loader, its state fits ({@link UpgradeCheck}); a refusal leaves the old version running untouched and says why
+ *   in one line naming the component;</li>
+ *   <li>the old version's spouts stop emitting; its tuples in flight finish and its pending trees complete, for at
+ *   most the wait (then what is pending fails back to the spouts, as a normal replay), while Storm's checkpoint spout
+ *   goes on, so stateful bolts commit a final checkpoint ({@link Handover});</li>
+ *   <li>the old version stops as a kill stops it (queues drained, tasks closed, subprocesses ended);</li>
+ *   <li>the state is handed over: same provider, same namespaces, moved where a task id changed
+ *   ({@link StateCarry}); the new version, made with its own class loader, is listed under the name and started,
+ *   active if the old one was. Stateful components open their state only now, after the old version's last
+ *   commit, as Storm's checkpoint spout reads its transaction when it opens;</li>
+ *   <li>the upgrade is recorded ({@link UpgradeHistory}). Each version has an id of its own; the ids of earlier
+ *   versions keep finding the topology.</li>
+ * </ol>
+ * If the new version fails to start after all, the old version is started again in its place, from its plan.
+ *
+ * <p>Threading: any thread, one upgrade at a time per cluster (synchronized); the topology runs on meanwhile.
+ */
+public final class TopologyUpgrade {
+    private static final Logger LOG = LoggerFactory.getLogger(TopologyUpgrade.class);
+
+    private final TopologyTable topologies;
+    private final TopologySubmitter submitter;
+    private final UpgradeHistory history = new UpgradeHistory();
+
+    public TopologyUpgrade(TopologyTable topologies, TopologySubmitter submitter) {
+        this.topologies = topologies;
+        this.submitter = submitter;
+    }
+
+    public UpgradeHistory history() {
+        return history;
+    }
+
+    /** Submits as {@link TopologySubmitter#submit}, unless the submit is a running topology's new version ({@link #takes}). */
+    public void submit(String name, Map<String, Object> conf, StormTopology topology, SubmitOptions options)
+        throws AlreadyAliveException, InvalidTopologyException {
+        if (!takes(name, conf, topology)) {
+            submitter.submit(name, conf, topology, options);
+        }
+    }
+
+    /**
+     * Upgrades {@code name} when {@code conf} asks for it and a topology of that name is running; returns false,
+     * touching nothing, when the submit is an ordinary one.
+     *
+     * @throws InvalidTopologyException when the new version is refused (the old one runs on) or could not start
+     *     (the old one was started again)
+     */
+    public boolean takes(String name, Map<String, Object> conf, StormTopology topology)
+        throws InvalidTopologyException {
+        TopologyRuntime running = topologies.listed(name);
+        boolean live = running != null && !running.isStopped();
+        if (!UpgradeOptions.requested(conf)) {
+            if (!live) {
+                history.forget(name);
+            }
+            return false;
+        }
+        Object expected = conf.get(UpgradeOptions.NAME);
+        if (expected != null && !name.equals(expected)) {
+            throw UpgradeOptions.refused(String.valueOf(expected), "the new version's main submitted topology '"
+                + name + "' instead; give the name it submits");
+        }
+        if (!live) {
+            throw UpgradeOptions.refused(name, "no topology of that name is running; submit it without upgrade");
+        }
+        try {
+            upgrade(running, conf, topology);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw UpgradeOptions.refused(name, "interrupted");
+        }
+        return true;
+    }
+
+    private synchronized void upgrade(TopologyRuntime old, Map<String, Object> conf, StormTopology topology)
+        throws InvalidTopologyException, InterruptedException {
+        String name = old.plan().name();
+        String status = old.status();
+        if (!"ACTIVE".equals(status) && !"INACTIVE".equals(status)) {
+            throw UpgradeOptions.refused(name, "it is " + status + "; upgrade an active or inactive topology");
+        }
+        UpgradeOptions options = UpgradeOptions.from(name, conf);
+        TopologySubmitter.Prepared next = submitter.prepare(name, conf, topology);
+        UpgradeCheck.StatePlan state = UpgradeCheck.check(old.plan(), old.classLoader(), next.plan(), next.loader(),
+            options);
+        if (!state.pinnedTasks().isEmpty()) {
+            next = submitter.prepare(name, conf, TaskPins.pin(topology, state.pinnedTasks()));
+            state = UpgradeCheck.check(old.plan(), old.classLoader(), next.plan(), next.loader(), options);
+        }
+        boolean wasActive = "ACTIVE".equals(status);
+        int waitSecs = options.waitSecs() >= 0 ? options.waitSecs() : old.plan().defaultWaitSecs();
+        long drainStart = System.nanoTime();
+        Handover.Result drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID),
+            waitSecs * 1000L);
+        long quiet = System.nanoTime();
+        old.kill(0, () -> { });
+        long oldStopped = System.nanoTime();
+        TopologyRuntime runtime;
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(next.loader());
+        try {
+            StateCarry.apply(next.topoConf(), state.moves(), state.cleared());
+            runtime = submitter.listInPlaceOf(next, old);
+            submitter.start(runtime, next, wasActive);
+        } catch (InvalidTopologyException | RuntimeException e) {
+            restartOld(old, wasActive);
+            throw e instanceof InvalidTopologyException i ? i : new WrappedInvalidTopologyException("Upgrade of "
+                + "topology '" + name + "' failed, the previous version runs again: " + e.getMessage());
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+        long gapMillis = (System.nanoTime() - drained.drainedNanos()) / 1_000_000;
+        UpgradeHistory.Upgrade done = new UpgradeHistory.Upgrade(history.nextVersion(name), old.plan().stormId(),
+            runtime.plan().stormId(), System.currentTimeMillis(), gapMillis, drained.failedBack());
+        history.add(name, done);
+        LOG.info("Topology {} {} (drained in {} ms, checkpoint quiet {} ms later, old stopped in {} ms, new started "
+            + "in {} ms)", name, done.describe(), ms(drained.drainedNanos() - drainStart),
+            ms(quiet - drained.drainedNanos()), ms(oldStopped - quiet), ms(System.nanoTime() - oldStopped));
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+
+    /** The new version did not start: the old one starts again from its plan and class loader, in its status. */
+    private void restartOld(TopologyRuntime old, boolean active) throws InvalidTopologyException {
+        TopologySubmitter.Prepared again = new TopologySubmitter.Prepared(old.plan(), old.classLoader(),
+            old.plan().conf(), false);
+        TopologyRuntime listed = topologies.listed(old.plan().name());
+        TopologyRuntime runtime = submitter.listInPlaceOf(again, listed != null ? listed : old);
+        submitter.start(runtime, again, active);
+    }
+}

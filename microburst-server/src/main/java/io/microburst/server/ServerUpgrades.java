@@ -1,0 +1,129 @@
+package io.microburst.server;
+
+import io.microburst.cluster.upgrade.UpgradeOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.storm.utils.WrappedInvalidTopologyException;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.TopologyInitialStatus;
+import org.apache.storm.thrift.TApplicationException;
+import org.apache.storm.thrift.TException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The versions an upgrade keeps: before a new version of a running topology is stored, the stored one (jar,
+ * configuration, topology, status) is copied to {@code DIR/previous-versions/NAME/}, kept until the next upgrade or a
+ * rollback; a failed upgrade stores it back as the current version; {@code microburst upgrade --rollback} submits it
+ * as the next upgrade, so a second rollback returns to the version rolled back from. A kill forgets both.
+ *
+ * <p>Threading: called by {@link ServerNimbus} under its lock.
+ */
+final class ServerUpgrades {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerUpgrades.class);
+    private final TopologyStore current;
+    private final TopologyStore previous;
+    /** Names whose upgrade was announced ({@link #expect}), to when the announcement lapses ({@link System#nanoTime}). */
+    private final Map<String, Long> expected = new java.util.concurrent.ConcurrentHashMap<>();
+
+    ServerUpgrades(TopologyStore current) throws IOException {
+        this.current = current;
+        this.previous = new TopologyStore(current.dir().resolveSibling("previous-versions"));
+    }
+
+    /**
+     * Stores a submission, taking over {@code jar}; with {@code upgrade} the stored version is kept as the previous
+     * one first. The upgrade's keys are not stored: a restart starts the stored version as a plain submit.
+     */
+    TopologyStore.Stored save(String name, Path jar, Map<String, Object> conf, StormTopology topology,
+                              TopologyInitialStatus status, boolean upgrade) throws IOException {
+        if (upgrade) {
+            TopologyStore.Stored stored = current.load(name);
+            if (stored != null) {
+                previous.save(name, copyOfJar(stored), stored.conf(), stored.topology(), stored.status());
+            }
+        }
+        Map<String, Object> kept = new HashMap<>(conf);
+        kept.keySet().removeIf(k -> k.startsWith(UpgradeOptions.UPGRADE));
+        return current.save(name, jar, kept, topology, status);
+    }
+
+    /** A submission that did not start: forgotten or, for an upgrade, the kept previous version stored again. */
+    void undo(String name, boolean upgrade) {
+        try {
+            TopologyStore.Stored kept = upgrade ? previous.load(name) : null;
+            if (kept != null) {
+                current.save(name, copyOfJar(kept), kept.conf(), kept.topology(), kept.status());
+            } else if (!upgrade) {
+                current.remove(name);
+            }
+        } catch (IOException e) {
+            LOG.error("Cannot undo the stored submission of {}: {}", name, e.toString());
+        }
+    }
+
+    /**
+     * The previous version of {@code name}, its jar copied to a file the caller takes over, its configuration asking
+     * for an upgrade.
+     *
+     * @throws org.apache.storm.generated.InvalidTopologyException when none is kept
+     */
+    TopologyStore.Stored rollbackTarget(String name) throws TException {
+        TopologyStore.Stored kept;
+        try {
+            kept = previous.load(name);
+        } catch (IOException e) {
+            throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "rollback of '" + name + "': " + e);
+        }
+        if (kept == null) {
+            throw new WrappedInvalidTopologyException("Topology '" + name + "' has no previous version to roll back to (it was "
+                + "never upgraded on this server)");
+        }
+        Map<String, Object> conf = new HashMap<>(kept.conf());
+        conf.put(UpgradeOptions.UPGRADE, true);
+        conf.remove(UpgradeOptions.RENAME);
+        conf.remove(UpgradeOptions.DROP_STATE);
+        try {
+            return new TopologyStore.Stored(name, copyOfJar(kept), conf, kept.topology(), kept.status(), Map.of());
+        } catch (IOException e) {
+            throw new TApplicationException(TApplicationException.INTERNAL_ERROR, "rollback of '" + name + "': " + e);
+        }
+    }
+
+    /** {@code microburst upgrade} announces a submit of running {@code name}: its name is allowed for 10 minutes. */
+    void expect(String name) {
+        expected.put(name, System.nanoTime() + TimeUnit.MINUTES.toNanos(10));
+    }
+
+    /** Whether an upgrade of {@code name} was announced and has not come yet. Any thread. */
+    boolean expects(String name) {
+        Long until = expected.get(name);
+        return until != null && until - System.nanoTime() > 0;
+    }
+
+    /** As {@link #expects}, and forgets the announcement: the submit it announced has come. */
+    boolean expected(String name) {
+        boolean was = expects(name);
+        expected.remove(name);
+        return was;
+    }
+
+    /** Forgets the kept version of a killed topology. */
+    void forget(String name) {
+        try {
+            previous.remove(name);
+        } catch (IOException e) {
+            LOG.error("Cannot remove the previous version of {}: {}", name, e.toString());
+        }
+    }
+
+    private static Path copyOfJar(TopologyStore.Stored stored) throws IOException {
+        Path copy = Files.createTempFile(stored.jar().getParent().getParent(), "upgrade-", ".jar");
+        return Files.copy(stored.jar(), copy, StandardCopyOption.REPLACE_EXISTING);
+    }
+}
