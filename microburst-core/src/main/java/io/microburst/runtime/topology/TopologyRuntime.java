@@ -83,14 +83,15 @@ public final class TopologyRuntime {
         this.acking = ackers == null || ObjectReader.getInt(ackers) > 0;
         boolean timeouts = ObjectReader.getBoolean(conf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true);
         int timeoutSecs = Math.max(1, ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30));
-        int batchSize = ObjectReader.getInt(conf.get(ConfigKeys.PRODUCER_BATCH_SIZE), 64);
+        int queueSize = ReceiveQueueSize.of(conf);
+        int batchSize = ProducerBatchSize.of(conf, queueSize);
         this.stopTimeoutMs = Math.max(1, ObjectReader.getInt(conf.get(ConfigKeys.EXECUTOR_STOP_TIMEOUT_MS), 10_000));
         this.supervisor = new Supervisor(plan.name(), conf, timer, board, errors, this::halt);
         this.resources = new WorkerResources(plan, loader);
         this.metrics = new MetricsWiring(plan, loader, resources, supervisor);
         this.timers = new TopologyTimers(plan, timer, metrics, acking, timeouts, timeoutSecs);
         this.host = new TopologyHost(plan, loader, tupleContext, acking, board, resources, supervisor, timers);
-        this.placement = new Placement(plan.name(), board, host, host, loader, ReceiveQueueSize.of(conf), batchSize);
+        this.placement = new Placement(plan.name(), board, host, host, loader, queueSize, batchSize);
         host.attach(placement);
         this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
             () -> fusion, errors, counts -> rebalance(counts, 1), () -> "ACTIVE".equals(status)) : null;
