@@ -59,7 +59,11 @@ public final class MicroburstConfig {
     public static final String EXECUTOR_QUEUE_SIZE = ConfigKeys.EXECUTOR_QUEUE_SIZE;
     /** What {@link #EXECUTOR_QUEUE_SIZE} is when neither it nor Storm's receive buffer size is set. */
     public static final int DEFAULT_EXECUTOR_QUEUE_SIZE = ConfigKeys.DEFAULT_EXECUTOR_QUEUE_SIZE;
-    /** Integer, at least 1, default 64: most tuples a producer buffers for one consumer before handing them over. */
+    /**
+     * Integer, at least 1, default 64: most tuples a producer buffers for one consumer before handing them over. When
+     * unset, Storm's {@code topology.producer.batch.size} is used if it is set to something other than Storm's default,
+     * 1 (at most half of {@link #EXECUTOR_QUEUE_SIZE}, as Storm allows).
+     */
     public static final String PRODUCER_BATCH_SIZE = ConfigKeys.PRODUCER_BATCH_SIZE;
     /**
      * Boolean, default false: serialize every emitted tuple through Storm's own Kryo setup for the topology (as a

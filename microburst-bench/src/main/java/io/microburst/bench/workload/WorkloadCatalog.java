@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Every workload of the suite, in the order they run and report, and the subset {@code --quick} runs. The workloads
  * themselves are built by family: {@link MessagingWorkloads}, {@link AppWorkloads}, {@link OrdinaryWorkloads},
- * {@link LatencyWorkloads}, with the Microburst-only {@link WorkloadVariants} of some of them. Stateless.
+ * {@link LatencyWorkloads}, {@link ChainWorkloads}, with the Microburst-only {@link WorkloadVariants} of some of them. Stateless.
  */
 public final class WorkloadCatalog {
     /** Highest WordCount parallelism (the scaling curve runs 1 to this). */
@@ -75,6 +75,11 @@ public final class WorkloadCatalog {
         all.add(WorkloadVariants.unfused(LatencyWorkloads.spoutSleepsAfterEmit()));
         all.add(LatencyWorkloads.boltSleepsAfterEmit());
         all.add(WorkloadVariants.unfused(LatencyWorkloads.boltSleepsAfterEmit()));
+        all.add(ChainWorkloads.full());
+        for (int i = 0; i < ChainWorkloads.RATES.size(); i++) {
+            all.add(ChainWorkloads.held(ChainWorkloads.RATES.get(i), ChainWorkloads.PERCENTS.get(i)));
+            all.add(WorkloadVariants.unfused(ChainWorkloads.held(ChainWorkloads.RATES.get(i), ChainWorkloads.PERCENTS.get(i))));
+        }
         return List.copyOf(all);
     }
 

@@ -145,7 +145,7 @@ public final class Inbox {
         int done = 0;
         int limit = drainLimit;
         int timed = 1;
-        long start = System.nanoTime();
+        long start = outbox.userClock(); // hand-overs (unparks, waits for room) are not the executes' time
         while (done < limit) {
             if (foreignLeft) {
                 int n = foreign.drain(executeOne, chunk);
@@ -181,16 +181,14 @@ public final class Inbox {
                 }
                 done += to - from;
             }
-            // the clock is read once a chunk is done; arithmetic, so that this is one branch with both outcomes in every
-            // drain: "fewer than a chunk done" happens only for a part batch, which a busy stream sends at random
-            // moments, and as a branch of its own it was compiled as a trap (see TurnBudget)
+            // the clock is read once a chunk is done, arithmetically: one branch with both outcomes in every drain (a
+            // part batch, sent by a busy stream at random moments, made a branch of its own a trap: see TurnBudget)
             if ((timed & TurnBudget.exceeds(done, chunk - 1)) != 0) {
-                long elapsed = System.nanoTime() - start;
+                long elapsed = outbox.userClock() - start;
                 // over the budget, or at a slow pace, the limit drops to what is done and the loop ends
                 int slowNow = TurnBudget.slowCalls(elapsed, done);
                 limit -= (limit - done) * (TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS) | slowNow);
-                // back to chunks and batches once a chunk's worth of executes were fast: a fast one or two among slow
-                // ones must not stop the clock for the rest of the drain
+                // back to chunks once a whole chunk of executes was fast (not one or two fast among slow ones)
                 slow = slowNow | (slow & TurnBudget.exceeds(DRAIN_CHUNK, done));
                 chunk = DRAIN_CHUNK - (DRAIN_CHUNK - 1) * slow;
                 outbox.pace(slow);
@@ -199,7 +197,7 @@ public final class Inbox {
         }
         // the pace of a drain that executed something decides how the next one hands over; an empty one leaves it
         int measured = TurnBudget.exceeds(done, 0);
-        long elapsed = System.nanoTime() - start;
+        long elapsed = outbox.userClock() - start;
         slowExecutes = (TurnBudget.slowCalls(elapsed, done) & measured) | (slowExecutes & (measured ^ 1));
         return done;
     }
@@ -322,6 +320,11 @@ public final class Inbox {
     /** True when this executor was parked for under a tenth of its last balance window. Any thread. */
     boolean busy() {
         return busy;
+    }
+
+    /** True while the executor is parked or about to park: a hand-over then unparks it. Any thread. */
+    boolean sleeping() {
+        return sleeping;
     }
 
     /** Wakes the executor if it is parked. Any thread. */

@@ -24,6 +24,8 @@ import org.jctools.queues.MpscArrayQueue;
  * stays package-private: only tasks send.
  */
 public final class Outbox {
+    /** A consumer's queue takes part batches at each emit until this fraction of its slots is used (1/4). */
+    static final int SINGLES_SHARE = 4;
     private final Inbox own;
     private final int index;
     private final Switchboard board;
@@ -55,6 +57,8 @@ public final class Outbox {
     private int overflowing;
     /** Time spent waiting for room in a consumer's full queue; written by the owner thread only (on the slow path). */
     private volatile long backpressureNanos;
+    /** Time spent unparking consumers after hand-overs (a system call each); owner thread only. */
+    private long wakeNanos;
 
     @SuppressWarnings("unchecked")
     public Outbox(Inbox own, Switchboard board, int batchSize) {
@@ -126,9 +130,28 @@ public final class Outbox {
             listed[i] = true;
             dirty[dirtyCount++] = i;
         }
-        if (batch.add(link, values, id) >= fillLimit) {
+        int size = batch.add(link, values, id);
+        if (size >= fillLimit && (size >= batchSize || singlesFit(board.inbox(i)))) {
             flushTo(i);
         }
+    }
+
+    /**
+     * Whether a part batch handed over at an emit (the calls are slow, see {@link #pace}) still fits among the batches
+     * queued at {@code dest}: its queue holds batches, not tuples, so one-tuple batches would fill its 64 slots with 64
+     * tuples and block the producer at a fraction of the queue's size.
+     */
+    private static boolean singlesFit(Inbox dest) {
+        return singlesFit(dest.batches.size(), dest.batches.capacity());
+    }
+
+    /**
+     * True while a consumer with {@code queued} of {@code capacity} batches waiting takes a part batch at an emit: below
+     * a quarter of its queue. Past that it has work for a while, and the tuple joins the open batch, handed over when
+     * full or when the producer's call returns, as a fast producer's are. Pure function.
+     */
+    static boolean singlesFit(int queued, int capacity) {
+        return queued < capacity / SINGLES_SHARE;
     }
 
     /**
@@ -209,7 +232,28 @@ public final class Outbox {
         if (!dest.batches.offer(out) && !awaitRoom(dest, out, i)) {
             return;
         }
+        if (dest.sleeping()) {
+            wakeTimed(dest);
+        }
+    }
+
+    /** Unparks a parked consumer, timing the system call for {@link #userClock}. Owner thread. */
+    private void wakeTimed(Inbox dest) {
+        long start = System.nanoTime();
         dest.wake();
+        wakeNanos += System.nanoTime() - start;
+    }
+
+    /**
+     * A clock ({@link System#nanoTime()} based) that stands still while this outbox hands batches over on its slow paths
+     * (unparking a consumer, waiting for room in a full queue): the time the calls that emit take themselves, which is
+     * what decides whether they are slow ({@link TurnBudget#slowCalls}). Judged on the wall clock, a call that emits a
+     * few dozen tuples to a parked consumer looked slow because of the unparks its emits cost once they were handed over
+     * one by one, and so stayed slow: each emit a hand-over, a one-tuple batch in the consumer's queue of 64, a full
+     * queue, a wait (docs/performance/2026-11-27-moderate-load-latency.md). Owner thread.
+     */
+    long userClock() {
+        return System.nanoTime() - wakeNanos - backpressureNanos;
     }
 
     /**

@@ -121,7 +121,8 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         }
         outbox.pace(slowCalls);
         int emitted = 0;
-        long start = System.nanoTime();
+        // the outbox's clock: hand-overs (unparks, waits for room) are not the calls' own time
+        long start = outbox.userClock();
         int checkMask = 0;
         // Only this counter and the loop's own bounds are carried from call to call: C2 often leaves a real call in
         // the loop's body, and every value live across it is stored and reloaded per call (see
@@ -144,7 +145,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
             if (emittedThisCall == 0 | barredByStop) {
                 // this call may have waited with tuples of the calls before: a loop that emitted is judged with it
                 int measured = TurnBudget.exceeds(emitted, 0);
-                int slow = TurnBudget.slowCalls(System.nanoTime() - start, calls);
+                int slow = TurnBudget.slowCalls(outbox.userClock() - start, calls);
                 slowCalls = (slow & measured) | (slowCalls & (measured ^ 1));
                 return emitted;
             }
@@ -159,7 +160,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
                 if (inbox.stopRequested()) {
                     break;
                 }
-                long elapsed = System.nanoTime() - start;
+                long elapsed = outbox.userClock() - start;
                 int slow = TurnBudget.slowCalls(elapsed, calls);
                 max -= (max - calls) * (TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS) | slow);
                 checkMask = 63 * TurnBudget.exceeds(FAST_NEXT_TUPLE_NANOS * calls, elapsed);

@@ -65,10 +65,8 @@ public final class TopologyRuntime {
     private volatile boolean killing;
     private final DelayedActions delayed;
     private ScheduledFuture<?> statsRecorder;
-    /** Automatic parallelism when the topology asks for it ({@link ConfigKeys#PARALLELISM}), else null. */
-    private final AutoParallelism autoParallelism;
-    /** How long a stop waits for all executors together (see {@link #stopExecutors}). */
-    private final long stopTimeoutMs;
+    private final AutoParallelism autoParallelism; // when the topology asks for it (ConfigKeys.PARALLELISM), else null
+    private final long stopTimeoutMs; // how long a stop waits for all executors together (see stopExecutors)
 
     public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
         this.plan = plan;
@@ -83,22 +81,21 @@ public final class TopologyRuntime {
         this.acking = ackers == null || ObjectReader.getInt(ackers) > 0;
         boolean timeouts = ObjectReader.getBoolean(conf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true);
         int timeoutSecs = Math.max(1, ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30));
-        int batchSize = ObjectReader.getInt(conf.get(ConfigKeys.PRODUCER_BATCH_SIZE), 64);
+        int queueSize = ReceiveQueueSize.of(conf);
+        int batchSize = ProducerBatchSize.of(conf, queueSize);
         this.stopTimeoutMs = Math.max(1, ObjectReader.getInt(conf.get(ConfigKeys.EXECUTOR_STOP_TIMEOUT_MS), 10_000));
         this.supervisor = new Supervisor(plan.name(), conf, timer, board, errors, this::halt);
         this.resources = new WorkerResources(plan, loader);
         this.metrics = new MetricsWiring(plan, loader, resources, supervisor);
         this.timers = new TopologyTimers(plan, timer, metrics, acking, timeouts, timeoutSecs);
         this.host = new TopologyHost(plan, loader, tupleContext, acking, board, resources, supervisor, timers);
-        this.placement = new Placement(plan.name(), board, host, host, loader, ReceiveQueueSize.of(conf), batchSize);
+        this.placement = new Placement(plan.name(), board, host, host, loader, queueSize, batchSize);
         host.attach(placement);
         // an undone cut: the start layout rebuilt, off the asking executor's thread (the rebalance stops it too)
         host.onUndoCut(() -> delayed.after("placement-undo", 0, () -> rebalance(plan.executorCounts(), 0)));
         this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
             () -> fusion, errors, counts -> rebalance(counts, 1), () -> "ACTIVE".equals(status)) : null;
     }
-
-    // ---------------------------------------------------------------- lifecycle
 
     /** Starts worker hooks, metrics consumers, executors and timers. */
     public synchronized void start(boolean startActive) {
