@@ -300,7 +300,8 @@ final class Campaign implements AutoCloseable {
             files.forEach(f -> top.add(f.getFileName().toString()));
         }
         top.remove("blobs"); // created at the first blob
-        assertEquals(new TreeSet<>(List.of("lock", "logs", "topologies", "ui-token", "uploads", "workers")), top);
+        assertEquals(new TreeSet<>(List.of("lock", "logs", "previous-versions", "topologies", "ui-token", "uploads", "workers")),
+            top);
         try (Stream<Path> workDirs = Files.list(server.dataDir().resolve("workers"))) {
             assertEquals(List.of(), workDirs.toList(), "the topology's working directory is deleted when it stops");
         }
