@@ -47,8 +47,9 @@ public final class SubmitRun {
             NimbusCall.run("upgrade", conf, String.valueOf(upgraded),
                 nimbus -> nimbus.rebalance(String.valueOf(upgraded), announce));
         }
-        System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
-        System.setProperty(StormOptions.PROPERTY, StormOptions.encode(command.conf()));
+        // the main's StormSubmitter reads both; put back afterwards, so that a caller in the same JVM is not left with them
+        String previousJar = System.setProperty("storm.jar", command.jar().toAbsolutePath().toString());
+        String previousOptions = System.setProperty(StormOptions.PROPERTY, StormOptions.encode(command.conf()));
         try (TopologyJar jar = new TopologyJar(command.jar())) {
             jar.bundlingNote().ifPresent(note -> err.println("microburst: " + note));
             Method main = MainLookup.find(jar.classLoader(), command.mainClass(), command.jar());
@@ -67,6 +68,9 @@ public final class SubmitRun {
             err.println("microburst: " + e.getMessage());
             e.getCause().printStackTrace(err);
             return 1;
+        } finally {
+            restore("storm.jar", previousJar);
+            restore(StormOptions.PROPERTY, previousOptions);
         }
         try {
             submitted.printNew(out, command.mainClass());
@@ -74,6 +78,14 @@ public final class SubmitRun {
             err.println("microburst: " + e.getMessage());
         }
         return 0;
+    }
+
+    private static void restore(String name, String previous) {
+        if (previous == null) {
+            System.clearProperty(name);
+        } else {
+            System.setProperty(name, previous);
+        }
     }
 
     /** The message of the server's {@link InvalidTopologyException} the main's submit threw, or null. */
