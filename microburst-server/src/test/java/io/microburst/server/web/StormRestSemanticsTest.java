@@ -12,13 +12,11 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.storm.Config;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -46,7 +44,7 @@ class StormRestSemanticsTest {
         server = WebTestServer.start(dir);
         token = WebTestServer.token(server);
         TopologyBuilder builder = new TopologyBuilder();
-        builder.setSpout("numbers", new Numbers(), 1);
+        builder.setSpout("numbers", new StormRestApiDocumentTest.Numbers(), 1);
         builder.setBolt("busy", new Busy(), 2).shuffleGrouping("numbers");
         Config conf = new Config();
         conf.put(Config.NIMBUS_THRIFT_PORT, server.thriftPort());
@@ -211,28 +209,6 @@ class StormRestSemanticsTest {
     private static Answer post(String path, String body) throws Exception {
         return RawHttp.send(server.uiPort(), "POST", path, host(),
             Map.of(WebServer.TOKEN_HEADER, token, "Content-Type", "application/json"), body);
-    }
-
-    /** Emits counting numbers, each the root of an acked tree. */
-    static final class Numbers extends BaseRichSpout {
-        private SpoutOutputCollector collector;
-        private long next;
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-        }
-
-        @Override
-        public void nextTuple() {
-            collector.emit(new Values(next), next);
-            next++;
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("n"));
-        }
     }
 
     /** Works a millisecond on each tuple (on the CPU, so that it is busy, not waiting), then passes it on and acks. */
