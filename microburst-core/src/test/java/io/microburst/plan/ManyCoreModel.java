@@ -104,8 +104,9 @@ final class ManyCoreModel {
      * Plays the runtime's placement loop on {@code chain}, starting with threads starting at {@code startCuts}, on
      * {@code cores} cores: each round every thread with fused tasks closes a window measured on the model, the policy
      * decides (the same cut twice in a row is what the model's steady windows always give), the busiest thread's cut
-     * is made, and the outcome is judged on the model's rates; an undone cut is not tried again (the load does not
-     * change). Stops when no thread cuts.
+     * is made, and the outcome is judged on the model's rates (throughput only: acked chains' latency is left to the
+     * policy's objective); an undone cut is not tried again (the load does not change). The runtime's undo goes back
+     * to the start layout, whose kept cuts are then made again; the model keeps them. Stops when no thread cuts.
      */
     static Layout place(Chain chain, List<Integer> startCuts, int cores, PlacementPolicy.Mode mode) {
         TreeSet<Integer> cuts = new TreeSet<>(startCuts);
