@@ -197,39 +197,45 @@ class ManyCoreDecisionsTest {
         }
     }
 
-    /**
-     * Known gap (docs/performance/many-core-model.md): the policy promises a cut's speed-up on its own thread, but in a
-     * pipeline of more than two threads the next slowest thread caps it. The unacked 6-hop chain (stages of 50 ns, as
-     * chain-full's) is cut once (1.77x) and kept; with cores free, the second cut (at stage 5) is promised 1.69x, gives
-     * 1.10x on the model because the first thread then sets the pace, and the outcome check, which wants half the
-     * promised margin, undoes it, and then refuses the first thread's own cut for the same reason: the chain stays on
-     * two threads where the best layout of four runs faster. On two cores two threads is the best.
-     */
     @Test
-    void knownGapTheUnackedSixHopChainStopsAtTwoThreads() {
+    void theUnackedSixHopChainGetsAThreadAStageOnEightCoresAndMore() {
+        // stages of 50 ns, as chain-full's: the first cut (after stage 2) is judged and kept; the later ones are made
+        // on threads that then wait for their input, which CutCheck does not judge, and kept
         Chain chain = sixHops(UNACKED_STAGE, false, 0);
         double fused = forcedRate(chain);
-        for (int cores : CORES) {
+        for (int cores : new int[] {2, 8, 16}) {
             Layout l = ManyCoreModel.place(chain, List.of(), cores, Mode.AUTO);
-            assertEquals(List.of(3), l.cuts(), cores + " cores: " + l.log());
-            assertTrue(l.sourceRate() / fused > 1.7, cores + " cores: " + l.log());
-            assertTrue(l.log().get(0).endsWith("kept"), l.log().get(0));
             Layout best = ManyCoreModel.best(chain, cores);
-            double missed = best.sourceRate() / l.sourceRate();
-            if (cores == 2) {
-                assertEquals(1, missed, 0.01, "two cores: two threads is the best");
-            } else {
-                assertTrue(l.log().size() > 1 && l.log().stream().skip(1).allMatch(s -> s.endsWith("undone")),
-                    cores + " cores: " + l.log());
-                assertTrue(missed > 1.3, cores + " cores: best " + best.cuts() + " " + missed + "x");
-            }
+            assertEquals(best.cuts(), l.cuts(), cores + " cores: " + l.log());
+            assertTrue(l.log().get(0).endsWith("kept"), l.log().get(0));
         }
+        assertEquals(List.of(3), ManyCoreModel.place(chain, List.of(), 2, Mode.AUTO).cuts());
+        assertTrue(ManyCoreModel.place(chain, List.of(), 8, Mode.AUTO).sourceRate() / fused > 3.5);
     }
 
     /**
-     * The same gap on chain-full's shape: three fused segments of three (a second input at stages 3 and 6 keeps them
-     * apart); with cores free the source's segment is cut, promised 1.67x, gives 1.11x against the other segments'
-     * pace and is undone. On two cores nothing is tried: three threads already share them.
+     * Known gap (docs/performance/many-core-model.md): a cut whose thread then waits for its input is never judged and
+     * is kept after ten windows whatever it gave, and "a core free" counts only threads busy over 90%. On 4 cores the
+     * 6-hop chain is cut into 6 threads, two of its cuts giving 1.00x and 0.96x, where 4 threads run faster.
+     */
+    @Test
+    void knownGapOnFourCoresTheSixHopChainIsCutPastTheCores() {
+        Chain chain = sixHops(UNACKED_STAGE, false, 0);
+        Layout l = ManyCoreModel.place(chain, List.of(), 4, Mode.AUTO);
+        assertEquals(6, l.threads(), l.log().toString());
+        assertTrue(l.log().stream().anyMatch(s -> s.endsWith("kept unjudged, 0.96x")), l.log().toString());
+        Layout best = ManyCoreModel.best(chain, 4);
+        assertEquals(4, best.threads());
+        assertTrue(best.sourceRate() > l.sourceRate() * 1.03, best.cuts() + " against " + l.cuts());
+    }
+
+    /**
+     * Known gap (docs/performance/many-core-model.md): the policy promises a cut's speed-up on its own thread, but in a
+     * pipeline of more than two threads the next slowest thread caps it. chain-full's shape: three fused segments of
+     * three (a second input at stages 3 and 6 keeps them apart); with cores free the source's segment is cut, promised
+     * 1.67x, gives 1.11x because the next segment then sets the pace, and the outcome check (half the promised margin,
+     * 1.33x) undoes it. The chain stays on three threads where seven run twice as fast. On two cores nothing is tried:
+     * three threads already share them.
      */
     @Test
     void knownGapChainFullsSegmentsAreNotCutFurther() {
@@ -239,6 +245,8 @@ class ManyCoreDecisionsTest {
             assertEquals(List.of(3, 6), l.cuts(), cores + " cores: " + l.log());
             assertEquals(cores > 2, !l.log().isEmpty(), cores + " cores: " + l.log());
             assertTrue(l.log().stream().allMatch(s -> s.endsWith("undone")), l.log().toString());
+            double missed = ManyCoreModel.best(chain, cores).sourceRate() / l.sourceRate();
+            assertTrue(cores == 2 ? missed < 1.05 : missed > 1.5, cores + " cores: " + missed);
         }
     }
 

@@ -105,7 +105,8 @@ final class ManyCoreModel {
      * {@code cores} cores: each round every thread with fused tasks closes a window measured on the model, the policy
      * decides (the same cut twice in a row is what the model's steady windows always give), the busiest thread's cut
      * is made, and the outcome is judged on the model's rates (throughput only: acked chains' latency is left to the
-     * policy's objective); an undone cut is not tried again (the load does not change). The runtime's undo goes back
+     * policy's objective), unless the thread that cut then waits for its input, which {@code CutCheck} does not judge
+     * (such a cut is kept); an undone cut is not tried again (the load does not change). The runtime's undo goes back
      * to the start layout, whose kept cuts are then made again; the model keeps them. Stops when no thread cuts.
      */
     static Layout place(Chain chain, List<Integer> startCuts, int cores, PlacementPolicy.Mode mode) {
@@ -120,6 +121,7 @@ final class ManyCoreModel {
                 busy += busy(chain, cuts, t, rate) ? 1 : 0;
             }
             int best = -1;
+            int bestHead = 0;
             double bestLoad = 0;
             PlacementPolicy.Cut bestCut = null;
             for (int[] t : threads) {
@@ -130,6 +132,7 @@ final class ManyCoreModel {
                 }
                 double load = cost(chain, cuts, t);
                 if (load > bestLoad) {
+                    bestHead = t[0];
                     best = t[0] + 1 + cut.point();
                     bestLoad = load;
                     bestCut = cut;
@@ -138,9 +141,19 @@ final class ManyCoreModel {
             if (best < 0) {
                 break;
             }
+            int head = bestHead;
             cuts.add(best);
             double after = rate(chain, cuts, cores);
             Stage moved = chain.stages().get(best);
+            double cutterBusy = cost(chain, cuts, new int[] {head, best - 1}) * after / 1e9;
+            if (head > 0 && cutterBusy < 1 - PlacementPolicy.MAX_IDLE_SHARE) {
+                // CutCheck judges no window in which the cutting thread parked for want of work: its input (another
+                // thread) sets the pace, and after CutCheck.MAX_WINDOWS such windows the cut is kept as it is
+                log.add("cut at " + moved.name() + ": " + bestCut.reason() + "; its thread then waits for input ("
+                    + Math.round(100 * cutterBusy) + "% busy): kept unjudged, " + String.format(java.util.Locale.ROOT,
+                    "%.2fx", after / rate));
+                continue;
+            }
             DecisionCheck.Verdict v = DecisionCheck.judge(
                 new DecisionCheck.Outcome(rate * moved.perSourceTuple(), -1),
                 new DecisionCheck.Outcome(after * moved.perSourceTuple(), -1), bestCut.gain());
