@@ -197,36 +197,47 @@ class ManyCoreDecisionsTest {
         }
     }
 
+    /**
+     * Known gap (docs/performance/many-core-model.md): the policy promises a cut's speed-up on its own thread, but in a
+     * pipeline of more than two threads the next slowest thread caps it. The unacked 6-hop chain of 50 ns stages (as
+     * chain-full's): the first cut (after stage 2, 1.77x) is kept; with cores free the second is promised 1.69x, gives
+     * 1.10x because the first thread then sets the pace, and the outcome check (half the promised margin, 1.35x) undoes
+     * it; the first thread's own cut then gives 1.00x and is undone too. Two threads where four or seven run faster.
+     */
     @Test
-    void theUnackedSixHopChainGetsAThreadAStageOnEightCoresAndMore() {
-        // stages of 50 ns, as chain-full's: the first cut (after stage 2) is judged and kept; the later ones are made
-        // on threads that then wait for their input, which CutCheck does not judge, and kept
+    void knownGapTheUnackedSixHopChainStopsAtTwoThreads() {
         Chain chain = sixHops(UNACKED_STAGE, false, 0);
         double fused = forcedRate(chain);
-        for (int cores : new int[] {2, 8, 16}) {
+        for (int cores : CORES) {
             Layout l = ManyCoreModel.place(chain, List.of(), cores, Mode.AUTO);
-            Layout best = ManyCoreModel.best(chain, cores);
-            assertEquals(best.cuts(), l.cuts(), cores + " cores: " + l.log());
-            assertTrue(l.log().get(0).endsWith("kept"), l.log().get(0));
+            assertEquals(List.of(3), l.cuts(), cores + " cores: " + l.log());
+            assertTrue(l.sourceRate() / fused > 1.7 && l.log().get(0).endsWith("kept"), cores + " cores: " + l.log());
+            double missed = ManyCoreModel.best(chain, cores).sourceRate() / l.sourceRate();
+            if (cores == 2) {
+                assertEquals(1, missed, 0.01, "two cores: two threads is the best");
+            } else {
+                assertTrue(l.log().stream().skip(1).allMatch(s -> s.endsWith("undone")), l.log().toString());
+                assertTrue(missed > 1.6, cores + " cores: " + missed);
+            }
         }
-        assertEquals(List.of(3), ManyCoreModel.place(chain, List.of(), 2, Mode.AUTO).cuts());
-        assertTrue(ManyCoreModel.place(chain, List.of(), 8, Mode.AUTO).sourceRate() / fused > 3.5);
     }
 
     /**
-     * Known gap (docs/performance/many-core-model.md): a cut whose thread then waits for its input is never judged and
-     * is kept after ten windows whatever it gave, and "a core free" counts only threads busy over 90%. On 4 cores the
-     * 6-hop chain is cut into 6 threads, two of its cuts giving 1.00x and 0.96x, where 4 threads run faster.
+     * Known gap (docs/performance/many-core-model.md): a cut on a thread that then waits for its input (it parks
+     * between batches: stages of 500 ns) is never judged, and is kept after ten windows whatever it gave. The 6-hop
+     * chain on 4 cores and more: a third thread for stages 5 and 6 that gives nothing.
      */
     @Test
-    void knownGapOnFourCoresTheSixHopChainIsCutPastTheCores() {
-        Chain chain = sixHops(UNACKED_STAGE, false, 0);
-        Layout l = ManyCoreModel.place(chain, List.of(), 4, Mode.AUTO);
-        assertEquals(6, l.threads(), l.log().toString());
-        assertTrue(l.log().stream().anyMatch(s -> s.endsWith("kept unjudged, 0.96x")), l.log().toString());
-        Layout best = ManyCoreModel.best(chain, 4);
-        assertEquals(4, best.threads());
-        assertTrue(best.sourceRate() > l.sourceRate() * 1.03, best.cuts() + " against " + l.cuts());
+    void knownGapACutWhoseThreadWaitsForInputIsKeptUnjudged() {
+        Chain chain = sixHops(500, false, 0);
+        for (int cores : CORES) {
+            Layout l = ManyCoreModel.place(chain, List.of(), cores, Mode.AUTO);
+            double one = forcedRate(chain, 4);
+            assertEquals(one, l.sourceRate(), one / 100, cores + " cores: " + l.log());
+            assertEquals(cores > 2, l.log().stream().anyMatch(s -> s.endsWith("kept unjudged, 1.00x")),
+                cores + " cores: " + l.log());
+            assertEquals(cores > 2 ? 3 : 2, l.threads(), cores + " cores: " + l.log());
+        }
     }
 
     /**
@@ -234,7 +245,8 @@ class ManyCoreDecisionsTest {
      * pipeline of more than two threads the next slowest thread caps it. chain-full's shape: three fused segments of
      * three (a second input at stages 3 and 6 keeps them apart); with cores free the source's segment is cut, promised
      * 1.67x, gives 1.11x because the next segment then sets the pace, and the outcome check (half the promised margin,
-     * 1.33x) undoes it. The chain stays on three threads where seven run twice as fast. On two cores nothing is tried:
+     * 1.33x) undoes it; the middle segment's cut then gives 1.00x and is undone too. The chain stays on three threads
+     * where seven run twice as fast. On two cores nothing is tried:
      * three threads already share them.
      */
     @Test

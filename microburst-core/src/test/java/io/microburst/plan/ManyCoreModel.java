@@ -99,6 +99,13 @@ final class ManyCoreModel {
 
     /** The queue of a consumer, in tuples (64 batches of 64). */
     static final long QUEUE_TUPLES = 4096;
+    /** Tuples a hand-over carries when the producer is busy. */
+    static final double BATCH_TUPLES = 64;
+    /**
+     * How long an executor out of work spins and yields before it parks (64 spin turns, 8 yields): an estimate, not
+     * measured; a gap shorter than this is spent spinning and counts as busy.
+     */
+    static final double SPIN_PHASE_NANOS = 15_000;
 
     /**
      * Plays the runtime's placement loop on {@code chain}, starting with threads starting at {@code startCuts}, on
@@ -145,8 +152,9 @@ final class ManyCoreModel {
             cuts.add(best);
             double after = rate(chain, cuts, cores);
             Stage moved = chain.stages().get(best);
-            double cutterBusy = cost(chain, cuts, new int[] {head, best - 1}) * after / 1e9;
-            if (head > 0 && cutterBusy < 1 - PlacementPolicy.MAX_IDLE_SHARE) {
+            int[] cutter = {head, best - 1};
+            double cutterBusy = 1 - idleSeen(chain, cuts, cutter, after) / 1e9;
+            if (waitsForInput(chain, cuts, cutter) && cutterBusy < 1 - PlacementPolicy.MAX_IDLE_SHARE) {
                 // CutCheck judges no window in which the cutting thread parked for want of work: its input (another
                 // thread) sets the pace, and after CutCheck.MAX_WINDOWS such windows the cut is kept as it is
                 log.add("cut at " + moved.name() + ": " + bestCut.reason() + "; its thread then waits for input ("
@@ -234,6 +242,38 @@ final class ManyCoreModel {
         return c;
     }
 
+    /**
+     * The idle time a thread's window shows in a second at {@code rate}: a thread before the slowest one waits for
+     * room in its consumer's queue, which the balancer counts as idle; one after it waits for its input, which the
+     * balancer sees only once the thread parks: a gap between two batches of input shorter than the idle strategy's
+     * spins and yields ({@link #SPIN_PHASE_NANOS}) is spent spinning and looks busy.
+     */
+    static double idleSeen(Chain chain, TreeSet<Integer> cuts, int[] t, double rate) {
+        double c = cost(chain, cuts, t);
+        double idle = Math.max(0, 1e9 - c * rate);
+        return waitsForInput(chain, cuts, t) && inputGapNanos(chain, t, c, rate) < SPIN_PHASE_NANOS ? 0 : idle;
+    }
+
+    /** Whether the thread comes after the slowest thread of the chain (it waits for input, not for room). */
+    static boolean waitsForInput(Chain chain, TreeSet<Integer> cuts, int[] t) {
+        int slowest = 0;
+        double max = 0;
+        for (int[] u : threads(chain, cuts)) {
+            double c = cost(chain, cuts, u);
+            if (c > max) {
+                max = c;
+                slowest = u[0];
+            }
+        }
+        return t[0] > slowest;
+    }
+
+    /** The idle gap between two batches of the thread's input at {@code rate}. */
+    private static double inputGapNanos(Chain chain, int[] t, double cost, double rate) {
+        double perBatch = BATCH_TUPLES / chain.stages().get(t[0]).perSourceTuple();
+        return perBatch * Math.max(0, 1e9 / rate - cost);
+    }
+
     private static boolean busy(Chain chain, TreeSet<Integer> cuts, int[] t, double rate) {
         return window(chain, cuts, t, rate).busy();
     }
@@ -244,7 +284,7 @@ final class ManyCoreModel {
      * it included. Acked trees are tracked on the spout's thread only, as the balancer sees them.
      */
     static PlacementPolicy.Window window(Chain chain, TreeSet<Integer> cuts, int[] t, double rate) {
-        long busyNanos = (long) Math.min(1e9, cost(chain, cuts, t) * rate);
+        long busyNanos = 1_000_000_000L - (long) idleSeen(chain, cuts, t, rate);
         List<PlacementPolicy.Point> points = new ArrayList<>();
         for (int i = t[0] + 1; i <= t[1]; i++) {
             double spent = 0;
