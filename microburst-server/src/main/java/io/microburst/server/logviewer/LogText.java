@@ -12,7 +12,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * The text of a log file as the logviewer shows it: a rolled {@code worker.log.N.gz} as its uncompressed text (as
- * Storm's logviewer shows it), any other file as it is. Offsets and lengths count bytes of that text. Stateless.
+ * Storm's logviewer shows it), any other file as it is. Offsets and lengths count bytes of that text. Stateless; any
+ * thread.
  */
 final class LogText {
     private LogText() {

@@ -55,7 +55,10 @@
 
   async function searchFile() {
     const file = params.get('file') || '';
-    document.getElementById('file').textContent = file;
+    const back = document.createElement('a');
+    back.href = '/api/v1/log?file=' + encodeURIComponent(file);
+    back.textContent = file;
+    document.getElementById('file').append(back);
     if (!params.get('search')) return;
     const answer = await json('/api/v1/search?file=' + encodeURIComponent(file) + '&search-string='
       + encodeURIComponent(params.get('search')) + '&num-matches=20&start-byte-offset='
