@@ -56,10 +56,15 @@ class LogViewerPagesTest {
             lines.append(String.format("line %03d <b>&\n", i)); // 14 bytes a line, markup to be escaped
         }
         lines.append("the end of alpha\nbeta begins\n");
+        while (lines.length() < (1 << 16) - 60) {
+            lines.append('.');
+        }
+        lines.append("ENDS-NEAR-EDGE"); // its context after runs on past the first 64 KiB read
         while (lines.length() < (1 << 16) - 3) {
             lines.append('.');
         }
         lines.append("EDGE-OF-BUFFER\n"); // starts 3 bytes before the first 64 KiB read ends
+        lines.append("JUST-AFTER\n"); // its context before starts in the first read
         text = lines.toString();
         Files.writeString(port.resolve("worker.log"), text);
         Files.writeString(port.resolve("events.log"), "an event naming needle-in-gz\n");
@@ -138,7 +143,16 @@ class LogViewerPagesTest {
         Map<?, ?> edgeMatch = (Map<?, ?>) ((List<?>) edge.get("matches")).get(0);
         int edgeAt = text.indexOf("EDGE-OF-BUFFER");
         assertEquals(edgeAt, ((Number) edgeMatch.get("byteOffset")).intValue());
-        assertEquals("\n", edgeMatch.get("afterString"), "the context after ends with the file");
+        assertEquals("\nJUST-AFTER\n", edgeMatch.get("afterString"), "the context after ends with the file");
+        for (String marker : List.of("ENDS-NEAR-EDGE", "EDGE-OF-BUFFER", "JUST-AFTER")) {
+            Map<?, ?> m = (Map<?, ?>) ((List<?>) json(get("/api/v1/search?file=" + enc(LOG) + "&search-string=" + marker))
+                .get("matches")).get(0);
+            int markerAt = text.indexOf(marker);
+            assertEquals(markerAt, ((Number) m.get("byteOffset")).intValue(), marker);
+            assertEquals(text.substring(markerAt - 128, markerAt), m.get("beforeString"), marker);
+            int afterAt = markerAt + marker.length();
+            assertEquals(text.substring(afterAt, Math.min(text.length(), afterAt + 128)), m.get("afterString"), marker);
+        }
         assertEquals(base + "/api/v1/log?file=" + enc(LOG) + "&start=" + (edgeAt - 25600 + 7) + "&length=51200",
             edgeMatch.get("logviewerURL"), "the page centred on the match");
 

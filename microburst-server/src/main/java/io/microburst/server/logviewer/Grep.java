@@ -11,13 +11,15 @@ import java.util.List;
 
 /**
  * Finds a byte string in a log file's text ({@link LogText}) in one pass, Knuth-Morris-Pratt, so the cost is the
- * file's length whatever the search string: a match may span a line break or a read buffer's edge. Matches do not
- * overlap. Each match comes with up to {@value #CONTEXT} bytes of text before it (none before the search's start) and
- * after it, as Storm's logviewer gives them. Stateless; the request's thread.
+ * file's length whatever the search string: a match may span a line break or the edge of a read chunk. Matches do
+ * not overlap. Each match comes with up to {@value #CONTEXT} bytes of text before it (none before the search's start)
+ * and after it, as Storm's logviewer gives them. Stateless; the request's thread.
  */
 final class Grep {
     /** Bytes of context on each side of a match, as Storm's logviewer. */
     static final int CONTEXT = 128;
+    /** Bytes read at a time: far more than a search string and its context, so these span two chunks at most. */
+    private static final int CHUNK = 1 << 16;
 
     /** A match: where it starts in the file's text, and its context decoded as UTF-8. */
     record Match(long offset, String before, String after) {
@@ -34,69 +36,79 @@ final class Grep {
     }
 
     /**
-     * The first {@code limit} matches of {@code needle} at or after byte {@code start} of the file's text.
+     * The first {@code limit} (at least 1) matches of {@code needle} at or after byte {@code start} of the file's text.
      *
      * @throws IllegalArgumentException when {@code start} is past the end of the text
      */
     static Found search(Path file, byte[] needle, long start, int limit) throws IOException {
         int[] fail = failures(needle);
-        byte[] recent = new byte[CONTEXT + needle.length];
         List<Match> matches = new ArrayList<>();
         List<Pending> pending = new ArrayList<>();
+        byte[] previous = new byte[CHUNK];
+        byte[] chunk = new byte[CHUNK];
+        int previousLength = 0;
         try (InputStream in = LogText.open(file)) {
             try {
                 in.skipNBytes(start);
             } catch (EOFException e) {
                 throw new IllegalArgumentException("start-byte-offset " + start + " is past the end of the file");
             }
-            byte[] chunk = new byte[1 << 16];
-            long pos = start;
+            long base = start; // the offset of chunk[0]; every chunk but the last is full
             int state = 0;
             int n;
-            while ((n = in.read(chunk)) > 0) {
-                for (int i = 0; i < n; i++, pos++) {
-                    byte b = chunk[i];
-                    for (int p = pending.size() - 1; p >= 0; p--) {
-                        Pending waiting = pending.get(p);
-                        if (waiting.add(b)) {
-                            matches.set(waiting.index, waiting.match());
-                            pending.remove(p);
+            while ((n = in.readNBytes(chunk, 0, CHUNK)) > 0) {
+                for (Pending waiting : pending) {
+                    waiting.take(chunk, n);
+                    matches.set(waiting.index, waiting.match());
+                }
+                pending.clear();
+                int i = 0;
+                while (i < n && matches.size() < limit) {
+                    if (state == 0) {
+                        while (i < n && chunk[i] != needle[0]) {
+                            i++; // the usual case, kept tight
+                        }
+                        if (i == n) {
+                            break;
                         }
                     }
-                    if (matches.size() == limit) {
-                        if (pending.isEmpty()) {
-                            return new Found(matches, true); // the last match's context after is whole: text is left
-                        }
-                        continue;
-                    }
-                    recent[(int) (pos % recent.length)] = b;
+                    byte b = chunk[i++];
                     while (state > 0 && needle[state] != b) {
                         state = fail[state - 1];
                     }
                     if (needle[state] == b && ++state == needle.length) {
-                        long at = pos - needle.length + 1;
-                        Pending match = new Pending(matches.size(), at, before(recent, Math.max(start, at - CONTEXT), at));
-                        pending.add(match);
-                        matches.add(null);
                         state = 0;
+                        long at = base + i - needle.length;
+                        byte[] before = before(previous, previousLength, chunk, base, Math.max(start, at - CONTEXT), at);
+                        Pending match = new Pending(matches.size(), at, before);
+                        match.after.write(chunk, i, Math.min(CONTEXT, n - i));
+                        matches.add(match.match());
+                        if (match.after.size() < CONTEXT) {
+                            pending.add(match); // its context after goes on in the next chunk
+                        }
                     }
                 }
-            }
-            // the end of the text: what still waits for its context after gets what there was
-            for (Pending waiting : pending) {
-                matches.set(waiting.index, waiting.match());
+                if (matches.size() == limit && pending.isEmpty()) {
+                    break;
+                }
+                byte[] swap = previous;
+                previous = chunk;
+                chunk = swap;
+                previousLength = n;
+                base += n;
             }
             boolean more = matches.size() == limit && !matches.get(limit - 1).after().isEmpty();
             return new Found(matches, more);
         }
     }
 
-    private static String before(byte[] recent, long from, long to) {
+    /** The bytes from {@code from} to {@code to} (absolute offsets), in this chunk or the one before. */
+    private static byte[] before(byte[] previous, int previousLength, byte[] chunk, long base, long from, long to) {
         byte[] bytes = new byte[(int) (to - from)];
         for (long p = from; p < to; p++) {
-            bytes[(int) (p - from)] = recent[(int) (p % recent.length)];
+            bytes[(int) (p - from)] = p < base ? previous[previousLength - (int) (base - p)] : chunk[(int) (p - base)];
         }
-        return new String(bytes, StandardCharsets.UTF_8);
+        return bytes;
     }
 
     /** KMP's failure function: for each prefix length, the longest proper prefix that is also its suffix. */
@@ -114,27 +126,26 @@ final class Grep {
         return fail;
     }
 
-    /** A match still reading the text after it. */
+    /** A match whose context after may run on into the next chunk. */
     private static final class Pending {
         final int index;
         final long offset;
-        final String before;
+        final byte[] before;
         final ByteArrayOutputStream after = new ByteArrayOutputStream(CONTEXT);
 
-        Pending(int index, long offset, String before) {
+        Pending(int index, long offset, byte[] before) {
             this.index = index;
             this.offset = offset;
             this.before = before;
         }
 
-        /** @return whether its context after is complete */
-        boolean add(byte b) {
-            after.write(b);
-            return after.size() == CONTEXT;
+        /** Takes what its context after still lacks from the head of the next chunk. */
+        void take(byte[] chunk, int n) {
+            after.write(chunk, 0, Math.min(CONTEXT - after.size(), n));
         }
 
         Match match() {
-            return new Match(offset, before, after.toString(StandardCharsets.UTF_8));
+            return new Match(offset, new String(before, StandardCharsets.UTF_8), after.toString(StandardCharsets.UTF_8));
         }
     }
 }
