@@ -2,6 +2,7 @@ package io.microburst.server;
 
 import io.microburst.MicroburstCluster;
 import io.microburst.MicroburstConfig;
+import io.microburst.server.logviewer.LogViewer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package io.microburst.server;
 
 import io.microburst.runtime.topology.TopologyRuntime;
+import io.microburst.server.logviewer.LogFolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -35,7 +36,7 @@ import org.apache.logging.log4j.core.layout.PatternLayout;
  * default) it becomes {@code worker.log.1.gz}, the older ones moving up to {@code worker.log.9.gz} and the oldest
  * dropped; log4j2's own rolling appender does it, one per topology.
  */
-final class WorkerLogs implements AutoCloseable {
+final class WorkerLogs implements LogFolder, AutoCloseable {
     static final String WORKER_LOG = "worker.log";
     private static final int MAX_PENDING = 1 << 20;
     private static final String LAYOUT = "%d{yyyy-MM-dd HH:mm:ss.SSS} %t %c{1.} [%p] %msg%n";
@@ -72,7 +73,8 @@ final class WorkerLogs implements AutoCloseable {
     }
 
     /** The folder holding {@code ID/PORT/worker.log} for every topology started here. */
-    Path root() {
+    @Override
+    public Path root() {
         return root;
     }
 
@@ -104,7 +106,8 @@ final class WorkerLogs implements AutoCloseable {
      * there is no such file under the root: a name that climbs out ({@code ..}, absolute), a link, or a file reached
      * through a linked folder that leads outside the root is no such file.
      */
-    Path file(String relative) {
+    @Override
+    public Path file(String relative) {
         if (relative == null || relative.isBlank()) {
             return null;
         }

@@ -70,7 +70,7 @@ class WorkerLogsTest {
             assertFalse(logB.contains("logs-a"), logB);
             assertTrue(LINE_START.matcher(logA).find(), "a line starts with its time, as a worker's: " + logA);
 
-            HttpResponse<String> slice = get(base + "log?file=" + encode(fileA) + "&start=0&length=10");
+            HttpResponse<String> slice = get(base + "log?file=" + encode(fileA) + "&start=0&length=10&format=text");
             assertEquals(200, slice.statusCode());
             assertEquals(logA.substring(0, 10), slice.body());
             HttpResponse<String> list = get(base + "listLogs?topoId=" + encode(a));
@@ -107,7 +107,7 @@ class WorkerLogsTest {
             awaitContaining(base + "download?file=" + encode(log), "chatty done");
             awaitList(base + "listLogs?topoId=" + encode(id), expected);
 
-            String newestRolled = get(base + "log?file=" + encode(log + ".1.gz") + "&start=0&length=100000").body();
+            String newestRolled = get(base + "log?file=" + encode(log + ".1.gz") + "&start=0&length=100000&format=text").body();
             assertTrue(LINE_START_ANY.matcher(newestRolled).find(), "shown uncompressed: " + newestRolled);
             assertTrue(newestRolled.contains("chatty line "), newestRolled);
             HttpResponse<byte[]> download = http.send(HttpRequest.newBuilder(URI.create(base + "download?file="
@@ -115,7 +115,7 @@ class WorkerLogsTest {
             assertEquals(200, download.statusCode());
             assertEquals(0x1f, download.body()[0] & 0xff, "downloaded as the gzipped file it is");
             for (String file : expected) {
-                String text = get(base + "log?file=" + encode(file) + "&start=0&length=100000").body();
+                String text = get(base + "log?file=" + encode(file) + "&start=0&length=100000&format=text").body();
                 assertFalse(text.contains("chatty line 0 "), "the oldest lines were dropped: " + file);
             }
         }

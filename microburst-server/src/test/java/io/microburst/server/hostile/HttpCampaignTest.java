@@ -155,6 +155,14 @@ class HttpCampaignTest {
         c.refused("logviewer", "start=abc", "start", () -> Wire.request(port, "GET", base + enc(log) + "&start=abc", "", null));
         c.refused("logviewer", "length=1e3", "length",
             () -> Wire.request(port, "GET", base + enc(log) + "&length=1e3", "", null));
+        c.refused("logviewer", "search file=" + id + "/../../../ui-token", "ui-token", () -> Wire.request(port, "GET",
+            "/api/v1/search?search-string=a&file=" + enc(id + "/../../../ui-token"), "", null));
+        c.refused("logviewer", "search a 2 KB string", "search-string", () -> Wire.request(port, "GET",
+            "/api/v1/search?file=" + enc(log) + "&search-string=" + "s".repeat(2048), "", null));
+        c.refused("logviewer", "deepSearch num-matches=10^9", "num-matches", () -> Wire.request(port, "GET",
+            "/api/v1/deepSearch/" + enc(id) + "?search-string=a&num-matches=1000000000", "", null));
+        c.refused("logviewer", "deepSearch of an encoded ..", "..", () -> Wire.request(port, "GET",
+            "/api/v1/deepSearch/%2e%2e?search-string=a", "", null));
         c.refused("logviewer", "listLogs?port=abc", "port",
             () -> Wire.request(port, "GET", "/api/v1/listLogs?port=abc", "", null));
         for (String method : ODD_METHODS) {
