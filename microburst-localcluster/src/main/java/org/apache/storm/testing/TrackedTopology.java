@@ -89,8 +89,19 @@ public class TrackedTopology {
         waitedFor.set(target);
     }
 
+    /**
+     * Reads "processed" before "transferred": a tuple is counted as transferred before it is processed, so at any
+     * instant processed is at most transferred, and transferred only grows; a processed count read first that equals
+     * the transferred count read after it therefore proves that both were equal at the first read. Read the other
+     * way round (as storm-server's wait does), a bolt that processes what was sent between the two reads makes the
+     * counts look settled while its own emits are still on their way.
+     */
     private boolean settled(int target) {
-        return globalAmt("spout-emitted") == target && globalAmt("transferred") == globalAmt("processed");
+        if (globalAmt("spout-emitted") != target) {
+            return false;
+        }
+        int processed = globalAmt("processed");
+        return processed == globalAmt("transferred");
     }
 
     /**
