@@ -92,9 +92,12 @@ public final class TupleTree {
         }
     }
 
-    /** Fails the whole tree (a bolt failed one of its tuples, or its task died). */
-    public void fail() {
-        finish(FAILED);
+    /**
+     * Fails the whole tree (a bolt failed one of its tuples, or its task died); true if this call failed it (it was
+     * pending), so the caller may record why.
+     */
+    public boolean fail() {
+        return finish(FAILED);
     }
 
     /** Called when the initial ack value is zero: the tree had no edges and is complete at once. */
@@ -109,10 +112,12 @@ public final class TupleTree {
         return STATE.compareAndSet(this, PENDING, EXPIRED);
     }
 
-    private void finish(int outcome) {
+    private boolean finish(int outcome) {
         if (STATE.compareAndSet(this, PENDING, outcome)) {
             owner.treeCompleted(this);
+            return true;
         }
+        return false;
     }
 
     /** A tuple of this tree was acked or failed a second time. */
