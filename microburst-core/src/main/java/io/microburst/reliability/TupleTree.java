@@ -97,7 +97,11 @@ public final class TupleTree {
      * pending), so the caller may record why.
      */
     public boolean fail() {
-        return finish(FAILED);
+        if (STATE.compareAndSet(this, PENDING, FAILED)) {
+            owner.treeCompleted(this);
+            return true;
+        }
+        return false;
     }
 
     /** Called when the initial ack value is zero: the tree had no edges and is complete at once. */
@@ -112,12 +116,10 @@ public final class TupleTree {
         return STATE.compareAndSet(this, PENDING, EXPIRED);
     }
 
-    private boolean finish(int outcome) {
+    private void finish(int outcome) {
         if (STATE.compareAndSet(this, PENDING, outcome)) {
             owner.treeCompleted(this);
-            return true;
         }
-        return false;
     }
 
     /** A tuple of this tree was acked or failed a second time. */

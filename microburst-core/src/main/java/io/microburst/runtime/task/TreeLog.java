@@ -37,15 +37,17 @@ public final class TreeLog {
     }
 
     /**
-     * Fails the trees of {@code id} (if it is tracked), recording each that this call failed with {@code reason} and
-     * {@code holder} as its last holder. Any thread.
+     * Fails the trees of {@code id} (if it is tracked), recording each that this call failed with its reason and
+     * {@code holder} as its last holder; the reason is made only for a tree this call failed. Any thread.
      */
-    static void fail(MessageId id, TaskRunner holder, String reason) {
+    private static void fail(MessageId id, TaskRunner holder, boolean crashed) {
         if (id instanceof TrackedMessageId tracked) {
             for (int i = 0, n = tracked.treeCount(); i < n; i++) {
                 TupleTree tree = tracked.tree(i);
                 if (tree.fail()) {
-                    holder.host.treeLog().record(tree, reason, name(holder));
+                    String name = name(holder);
+                    holder.host.treeLog().record(tree, crashed ? "crashed: its task " + name + " failed"
+                        : "failed by " + name, name);
                 }
             }
         }
@@ -53,12 +55,12 @@ public final class TreeLog {
 
     /** A bolt's fail call: "failed by component:task". */
     static void failedBy(MessageId id, TaskRunner bolt) {
-        fail(id, bolt, "failed by " + name(bolt));
+        fail(id, bolt, false);
     }
 
     /** What a task held when its instance died (or, waiting for its replacement, when a stop came). */
     static void crashed(MessageId id, TaskRunner task) {
-        fail(id, task, "crashed: its task " + name(task) + " failed");
+        fail(id, task, true);
     }
 
     /** Records a tree that failed or timed out. Any thread. */
