@@ -26,8 +26,15 @@ import io.microburst.runtime.task.TupleScan;
  * lock; an answer after {@link #close} is dropped.
  */
 final class TreeSearch {
-    /** Where a tree's tuple was found: the holding task and how ({@link TupleScan}'s constants). */
+    /**
+     * Where a tree's tuple was found: the holding task and how ({@link TupleScan}'s constants); {@code label} names
+     * the place when it is not one task (null: the holder's name, made only when asked).
+     */
     record Found(TaskRunner holder, int how, String label) {
+        @Override
+        public String label() {
+            return label != null ? label : TreeLog.name(holder);
+        }
     }
 
     /** A spout's pending tree with its age ({@code -1}: not known). */
@@ -40,6 +47,8 @@ final class TreeSearch {
     private final Set<TupleTree> wanted;
     private final boolean listPending;
     private final Map<TupleTree, Found> found = new IdentityHashMap<>();
+    private final List<Answer> answers = new ArrayList<>();
+    private long longestAnswerNanos;
     private final List<Pending> pending = new ArrayList<>();
     private final AtomicInteger remaining;
     private final Runnable whenAllAnswered;
@@ -64,37 +73,61 @@ final class TreeSearch {
             int index = i;
             Executor e = executors[i];
             if (e.isStoppedForGood()) {
-                answered(index, new IdentityHashMap<>(), List.of());
+                answered(index, new Answer(), List.of(), 0);
             } else {
                 e.post(() -> answer(index, e));
             }
         }
     }
 
+    /**
+     * What one executor found, as flat columns: filled on the executor's thread with no hashing and no object per tuple
+     * (its thread pauses only for the walk), merged by the searching thread.
+     */
+    private static final class Answer implements TupleScan.Sink {
+        TupleTree[] trees = new TupleTree[64];
+        TaskRunner[] holders = new TaskRunner[64];
+        byte[] hows = new byte[64];
+        int size;
+
+        @Override
+        public void found(TupleTree tree, TaskRunner holder, int how) {
+            if (size == trees.length) {
+                trees = java.util.Arrays.copyOf(trees, size * 2);
+                holders = java.util.Arrays.copyOf(holders, size * 2);
+                hows = java.util.Arrays.copyOf(hows, size * 2);
+            }
+            trees[size] = tree;
+            holders[size] = holder;
+            hows[size++] = (byte) how;
+        }
+    }
+
     /** The executor's own thread. */
     private void answer(int index, Executor e) {
-        Map<TupleTree, Found> here = new IdentityHashMap<>();
-        TupleScan.ofExecutor(e.inbox(), e.outbox(), e.tasks(), (tree, holder, how) -> put(here, tree, holder, how));
+        long start = System.nanoTime();
+        Answer here = new Answer();
+        TupleScan.ofExecutor(e.inbox(), e.outbox(), e.tasks(), here);
         List<Pending> trees = new ArrayList<>();
         if (listPending) {
-            long now = System.nanoTime();
             for (TaskRunner t : e.tasks()) {
                 if (t instanceof SpoutTask s) {
-                    TupleScan.pending(s, now, (tree, age, exact) -> trees.add(new Pending(tree, age, exact)));
+                    TupleScan.pending(s, start, (tree, age, exact) -> trees.add(new Pending(tree, age, exact)));
                 }
             }
         }
-        answered(index, here, trees);
+        answered(index, here, trees, System.nanoTime() - start);
     }
 
-    private void answered(int index, Map<TupleTree, Found> here, List<Pending> trees) {
+    private void answered(int index, Answer here, List<Pending> trees, long nanos) {
         synchronized (this) {
             if (closed) {
                 return;
             }
-            here.forEach((tree, f) -> put(found, tree, f.holder(), f.how()));
+            answers.add(here);
             pending.addAll(trees);
             answered[index] = true;
+            longestAnswerNanos = Math.max(longestAnswerNanos, nanos);
         }
         if (remaining.decrementAndGet() == 0) {
             whenAllAnswered.run();
@@ -107,7 +140,7 @@ final class TreeSearch {
         }
         Found before = into.get(tree);
         if (before == null || how < before.how()) { // waiting in a queue says more than held upstream
-            into.put(tree, new Found(holder, how, TreeLog.name(holder)));
+            into.put(tree, new Found(holder, how, null));
         }
     }
 
@@ -118,6 +151,11 @@ final class TreeSearch {
      */
     synchronized void close() {
         closed = true;
+        for (Answer a : answers) {
+            for (int i = 0; i < a.size; i++) {
+                put(found, a.trees[i], a.holders[i], a.hows[i]);
+            }
+        }
         List<TaskRunner> busyBolts = new ArrayList<>();
         for (int i = 0; i < executors.length; i++) {
             if (!answered[i]) {
@@ -159,6 +197,11 @@ final class TreeSearch {
     /** The pending trees the answering spouts listed. After {@link #close}. */
     synchronized List<Pending> pending() {
         return new ArrayList<>(pending);
+    }
+
+    /** The longest an executor's thread spent answering (its pause), in nanoseconds. After {@link #close}. */
+    synchronized long longestAnswerNanos() {
+        return longestAnswerNanos;
     }
 
     /** The threads that did not answer (busy inside a user call). After {@link #close}. */

@@ -45,9 +45,10 @@ public final class TupleWhereabouts {
     /**
      * @param busyThreads threads that did not answer within {@link #WAIT_MS}: inside a user call (their spouts' pending
      *                    trees are not listed)
+     * @param longestPauseMicros the longest an executor's thread spent answering (walking its queues), its pause
      */
     public record Snapshot(int pendingTrees, List<Group> groups, List<String> busyThreads, List<TreeLog.Entry> recent,
-                           long tookMicros) {
+                           long tookMicros, long longestPauseMicros) {
     }
 
     private TupleWhereabouts() {
@@ -62,33 +63,42 @@ public final class TupleWhereabouts {
         search.start();
         all.await(WAIT_MS, TimeUnit.MILLISECONDS);
         search.close();
-        Map<String, List<Tree>> byTask = new LinkedHashMap<>();
+        // grouped by holder (a task, or a label for several), with no object or string per tree beyond the sample
+        Map<Object, List<TreeSearch.Pending>> byHolder = new LinkedHashMap<>();
+        Map<Object, TreeSearch.Found> places = new IdentityHashMap<>();
         List<TreeSearch.Pending> pending = search.pending();
         for (TreeSearch.Pending p : pending) {
             TreeSearch.Found f = search.where(p.tree());
-            String state = f == null ? "not found" : state(f.how());
-            long ageMs = p.ageNanos() < 0 ? -1 : p.ageNanos() / 1_000_000;
-            Tree tree = new Tree(p.tree().rootId(), String.valueOf(p.tree().messageId()), spoutOf(p.tree()), ageMs,
-                p.exact(), state);
-            byTask.computeIfAbsent(f == null ? null : f.label(), k -> new ArrayList<>()).add(tree);
+            Object key = f == null ? "" : f.holder() != null ? f.holder() : f.label();
+            byHolder.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
+            if (f != null) {
+                places.putIfAbsent(key, f);
+            }
         }
         List<Group> groups = new ArrayList<>();
-        byTask.forEach((task, trees) -> groups.add(group(task, trees)));
+        byHolder.forEach((key, trees) -> groups.add(group(places.get(key), trees, search)));
         groups.sort(Comparator.comparingInt(Group::count).reversed());
         TreeLog log = logOf(executors);
         List<TreeLog.Entry> recent = log == null ? List.of() : log.recent();
-        return new Snapshot(pending.size(), groups, search.busy(), recent, (System.nanoTime() - start) / 1000);
+        return new Snapshot(pending.size(), groups, search.busy(), recent, (System.nanoTime() - start) / 1000,
+            search.longestAnswerNanos() / 1000);
     }
 
-    private static Group group(String task, List<Tree> trees) {
+    private static Group group(TreeSearch.Found place, List<TreeSearch.Pending> trees, TreeSearch search) {
         Collections.reverse(trees); // listed newest first: among equal ages, the older first
-        trees.sort(Comparator.comparingLong(Tree::ageMs).reversed());
+        trees.sort(Comparator.comparingLong(TreeSearch.Pending::ageNanos).reversed());
         Map<String, Integer> states = new LinkedHashMap<>();
-        for (Tree t : trees) {
-            states.merge(t.state(), 1, Integer::sum);
+        List<Tree> sample = new ArrayList<>();
+        for (TreeSearch.Pending p : trees) {
+            TreeSearch.Found f = search.where(p.tree());
+            String state = f == null ? "not found" : state(f.how());
+            states.merge(state, 1, Integer::sum);
+            if (sample.size() < SAMPLE) {
+                sample.add(new Tree(p.tree().rootId(), String.valueOf(p.tree().messageId()), spoutOf(p.tree()),
+                    p.ageNanos() < 0 ? -1 : p.ageNanos() / 1_000_000, p.exact(), state));
+            }
         }
-        return new Group(task, trees.size(), trees.get(0).ageMs(), states,
-            List.copyOf(trees.subList(0, Math.min(SAMPLE, trees.size()))));
+        return new Group(place == null ? null : place.label(), trees.size(), sample.get(0).ageMs(), states, sample);
     }
 
     /**

@@ -101,9 +101,15 @@ class TupleWhereaboutsCostMeasurement {
                     micros[i] = s.tookMicros();
                 }
                 Arrays.sort(micros);
-                return String.format("%s, %,d pending trees: snapshot median %.2f ms, slowest %.2f ms (20 snapshots)",
+                long[] pauses = new long[20];
+                for (int i = 0; i < pauses.length; i++) {
+                    pauses[i] = TupleWhereabouts.snapshot(runtime.threadViews()).longestPauseMicros();
+                }
+                Arrays.sort(pauses);
+                return String.format("%s, %,d pending trees: snapshot median %.2f ms, slowest %.2f ms; longest executor "
+                    + "pause median %.2f ms, slowest %.2f ms (20 snapshots each)",
                     stalls ? "queued at a stalled bolt (its thread busy)" : "held by a bolt that never acks", n,
-                    micros[10] / 1000.0, micros[19] / 1000.0);
+                    micros[10] / 1000.0, micros[19] / 1000.0, pauses[10] / 1000.0, pauses[19] / 1000.0);
             } finally {
                 stall.countDown();
                 runtime.stopNow();

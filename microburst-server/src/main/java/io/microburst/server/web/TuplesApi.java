@@ -69,6 +69,7 @@ final class TuplesApi {
         json.put("recent", recent);
         json.put("recentCapacity", TreeLog.CAPACITY);
         json.put("tookMs", s.tookMicros() / 1000.0);
+        json.put("longestPauseMs", s.longestPauseMicros() / 1000.0);
         return json;
     }
 }
