@@ -97,6 +97,18 @@ public final class PendingTrees {
         }
     }
 
+    /**
+     * Hands every listed tree to {@code action}, changing nothing: the newest bucket first, each bucket newest first
+     * (trees are added at the head; survivors of a rotation go to the head of the older one).
+     */
+    public void forEach(Consumer<TupleTree> action) {
+        for (int b = newest, k = 0; k < 2; k++, b = 1 - b) {
+            for (TupleTree t = heads[b]; t != null; t = t.next) {
+                action.accept(t);
+            }
+        }
+    }
+
     /** Unlinks every tree, handing each to {@code action}. */
     public void clear(Consumer<TupleTree> action) {
         for (int b = 0; b < 2; b++) {

@@ -92,9 +92,16 @@ public final class TupleTree {
         }
     }
 
-    /** Fails the whole tree (a bolt failed one of its tuples, or its task died). */
-    public void fail() {
-        finish(FAILED);
+    /**
+     * Fails the whole tree (a bolt failed one of its tuples, or its task died); true if this call failed it (it was
+     * pending), so the caller may record why.
+     */
+    public boolean fail() {
+        if (STATE.compareAndSet(this, PENDING, FAILED)) {
+            owner.treeCompleted(this);
+            return true;
+        }
+        return false;
     }
 
     /** Called when the initial ack value is zero: the tree had no edges and is complete at once. */

@@ -25,11 +25,12 @@ final class BoltAcks {
     private final BoltTask task;
     private final TaskStats stats;
     /** Tracked tuples given to execute and not yet acked or failed: they fail if this instance dies. */
-    final HeldTuples held = new HeldTuples();
+    final HeldTuples held;
 
     BoltAcks(BoltTask task) {
         this.task = task;
         this.stats = task.stats;
+        this.held = new HeldTuples(task);
     }
 
     void ack(Tuple input) {
@@ -73,7 +74,7 @@ final class BoltAcks {
     }
 
     void fail(Tuple input) {
-        failTree(input);
+        TreeLog.failedBy(input.getMessageId(), task);
         long nanos = -1;
         if (input instanceof RoutedTuple rt) {
             release(rt);
@@ -124,11 +125,9 @@ final class BoltAcks {
         return id == null ? Map.of() : id.getAnchorsToIds();
     }
 
-    /** Fails the tree of {@code tuple}, if it belongs to one. */
-    static void failTree(Tuple tuple) {
-        if (tuple.getMessageId() instanceof TrackedMessageId id) {
-            id.fail();
-        }
+    /** Fails the tree of {@code tuple}, if it belongs to one: its task was down and not replaced before a stop. */
+    static void failTree(RoutedTuple tuple) {
+        TreeLog.crashed(tuple.getMessageId(), tuple.target());
     }
 
     /**

@@ -240,9 +240,7 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
 
     /** The bolt threw from execute: the tuple and every tuple the instance held fail, and the instance is dropped. */
     private void executeFailed(MessageId id, Throwable error) {
-        if (id instanceof TrackedMessageId tracked) {
-            tracked.fail();
-        }
+        TreeLog.crashed(id, this);
         acks.held.failAll();
         failed(error, "execute");
     }

@@ -10,7 +10,12 @@ import io.microburst.reliability.TrackedMessageId;
  * <p>Threading: the bolt's executor thread only (an ack from a thread of the user's own is posted there first).
  */
 final class HeldTuples {
+    private final TaskRunner task;
     private RoutedTuple head;
+
+    HeldTuples(TaskRunner task) {
+        this.task = task;
+    }
 
     void add(RoutedTuple t) {
         t.hold(head);
@@ -32,9 +37,7 @@ final class HeldTuples {
         while (t != null) {
             RoutedTuple next = t.nextHeld();
             t.unhold();
-            if (t.getMessageId() instanceof TrackedMessageId id) {
-                id.fail();
-            }
+            TreeLog.crashed(t.getMessageId(), task);
             t = next;
         }
     }
@@ -52,6 +55,13 @@ final class HeldTuples {
                 remove(t);
             }
             t = next;
+        }
+    }
+
+    /** Hands every held tuple to {@code action}, changing nothing. */
+    void forEach(java.util.function.Consumer<RoutedTuple> action) {
+        for (RoutedTuple t = head; t != null; t = t.nextHeld()) {
+            action.accept(t);
         }
     }
 

@@ -36,7 +36,7 @@ public final class Inbox {
      * Tuples emitted from threads that are not executors (user code with threads of its own); bounded by the queue
      * size, its array grows in chunks as it fills, since most executors never see such a tuple.
      */
-    private final MpscChunkedArrayQueue<RoutedTuple> foreign;
+    final MpscChunkedArrayQueue<RoutedTuple> foreign;
     private final Mail mail = new Mail();
     /** Tuples for another task of this executor (a self-subscription), so an executor never blocks on itself. */
     final ArrayDeque<RoutedTuple> local = new ArrayDeque<>();
@@ -54,8 +54,8 @@ public final class Inbox {
      */
     private int slowExecutes = 1;
     /** The inbox batch being executed, and the index of its next tuple. */
-    private Batch current;
-    private int position;
+    Batch current;
+    int position;
     private final MessagePassingQueue.Consumer<RoutedTuple> executeOne = this::execute;
 
     /** Written once before any executor of the topology starts; read by producers to wake this one. */

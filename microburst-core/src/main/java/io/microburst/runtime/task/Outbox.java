@@ -53,7 +53,7 @@ public final class Outbox {
     private int dirtyCount;
     /** Consumers that can feed this executor back (see Switchboard#onCycle): a full queue there never blocks. */
     private boolean[] cycleDest = new boolean[0];
-    private ArrayDeque<Batch>[] overflow;
+    ArrayDeque<Batch>[] overflow;
     private int overflowing;
     /** Time spent waiting for room in a consumer's full queue; written by the owner thread only (on the slow path). */
     private volatile long backpressureNanos;

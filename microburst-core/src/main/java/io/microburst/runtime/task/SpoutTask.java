@@ -24,7 +24,8 @@ import org.apache.storm.spout.SpoutOutputCollector;
 public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpoutOutputCollector {
     /** A first nextTuple faster than this lets the turn read the clock only every 64 calls (64 x 5 us < 1 ms). */
     private static final long FAST_NEXT_TUPLE_NANOS = 5_000;
-    private final PendingTrees pending = new PendingTrees();
+    final PendingTrees pending = new PendingTrees();
+    private final TimedOutTrees timeouts = new TimedOutTrees(this); // traced to the task that last held them
     private int maxPending;
     /** Auto-tuning of {@link #maxPending}, or null. */
     private final PendingTuning tuning;
@@ -275,7 +276,8 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
 
     /** Spout thread: the older bucket of pending trees times out. */
     public void rotate(long timeoutNanos) {
-        pending.rotate(SharedTimer.stampNanos(), timeoutNanos, this::timedOut);
+        pending.rotate(SharedTimer.stampNanos(), timeoutNanos, timeouts);
+        timeouts.handOver();
     }
 
     /** Spout thread: every pending tree fails back to the spout, for replay (an upgrade whose wait ran out). */
@@ -283,7 +285,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         pending.clear(this::timedOut);
     }
 
-    private void timedOut(TupleTree tree) {
+    void timedOut(TupleTree tree) {
         if (tree.expire()) {
             inFlight--;
             failedTree(tree.messageId(), tree.streamIndex(), Sampling.sinceEmit(tree));

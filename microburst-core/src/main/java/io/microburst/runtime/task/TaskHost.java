@@ -49,4 +49,10 @@ public interface TaskHost {
 
     /** The inbox of the executor that runs this task now. */
     Inbox inboxOfTask(int taskId);
+
+    /** The topology's recent failed and timed-out tuple trees. Any thread. */
+    TreeLog treeLog();
+
+    /** A spout's timeout sweep expired these trees: find the tasks that last held them (see TupleScan). */
+    void treesTimedOut(java.util.List<io.microburst.reliability.TupleTree> trees);
 }

@@ -15,7 +15,9 @@ import io.microburst.runtime.task.Inbox;
 import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskHost;
 import io.microburst.runtime.task.TaskRunner;
+import io.microburst.runtime.task.TreeLog;
 import io.microburst.runtime.task.TupleContext;
+import io.microburst.reliability.TupleTree;
 import org.apache.storm.task.TopologyContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +41,7 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     private final Supervisor supervisor;
     private final TopologyTimers timers;
     private volatile Placement placement;
+    private final TreeLog treeLog = new TreeLog();
     private volatile FusionPlan fusion;
 
     TopologyHost(TopologyPlan plan, ClassLoader loader, TupleContext tupleContext, boolean acking, Switchboard board,
@@ -98,6 +101,17 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     @Override
     public TopologyPlan plan() {
         return plan;
+    }
+
+    @Override
+    public TreeLog treeLog() {
+        return treeLog;
+    }
+
+    /** A spout's executor thread, after its timeout sweep (see {@link TupleWhereabouts#traceTimedOut}). */
+    @Override
+    public void treesTimedOut(List<TupleTree> trees) {
+        TupleWhereabouts.traceTimedOut(placement.executors(), trees, treeLog, timers.timer());
     }
 
     @Override

@@ -54,6 +54,11 @@ final class TopologyTimers {
         this.timeoutSecs = timeoutSecs;
     }
 
+    /** The cluster's timer (its thread runs no user code). */
+    SharedTimer timer() {
+        return timer;
+    }
+
     /** Schedules the timers of freshly launched executors. */
     void scheduleAll(Executor[] executors, FusionPlan fusion) {
         Map<Integer, List<BoltTask>> byFrequency = new HashMap<>();

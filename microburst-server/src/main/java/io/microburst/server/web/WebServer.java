@@ -46,6 +46,7 @@ public final class WebServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
     private static final Pattern WAITLESS = Pattern.compile("/api/v1/topology/([^/]+)/(kill|rebalance)/?");
     private static final Pattern GRAPH = Pattern.compile("/api/v1/topology/([^/]+)/graph");
+    private static final Pattern TUPLES = Pattern.compile("/api/v1/topology/([^/]+)/tuples");
     private static final Pattern FLAME = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)/flamegraph");
 
     private final JettyServer http;
@@ -53,6 +54,7 @@ public final class WebServer implements AutoCloseable {
     private final PrometheusMetrics metrics;
     private final GraphApi graph;
     private final FlameGraphApi flame;
+    private final TuplesApi tuples;
     private final PageFiles pages;
     private final String token;
     private final String tokenFile;
@@ -75,6 +77,7 @@ public final class WebServer implements AutoCloseable {
         this.metrics = new PrometheusMetrics(cluster);
         this.graph = new GraphApi(nimbus, cluster);
         this.flame = new FlameGraphApi(cluster);
+        this.tuples = new TuplesApi(cluster);
         this.pages = new PageFiles(token);
         this.token = token;
         this.tokenFile = tokenFile;
@@ -131,6 +134,9 @@ public final class WebServer implements AutoCloseable {
             PageFiles.File file;
             if ((m = GRAPH.matcher(path)).matches()) {
                 json(response, callback, 200, graph.of(m.group(1)));
+                return;
+            } else if ((m = TUPLES.matcher(path)).matches()) {
+                json(response, callback, 200, tuples.of(m.group(1)));
                 return;
             } else if ((m = FLAME.matcher(path)).matches()) {
                 json(response, callback, 200, flame.of(m.group(1), m.group(2), query.getValue("seconds")));

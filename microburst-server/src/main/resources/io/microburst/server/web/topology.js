@@ -1,6 +1,6 @@
 // The topology page (Storm's topology.html?id=ID): summary, actions, stats by window, spouts and bolts, workers,
 // configuration, and what Storm's UI cannot show: the live graph, the threads with their fused tasks and queues, and
-// latency histograms.
+// latency histograms, and where the tuples of an acked topology are.
 (() => {
   const M = Microburst;
   const {cell, linkCell, fill, rate, post, say} = M;
@@ -57,6 +57,8 @@
     conf = t.configuration || {};
     M.configTable('config', 'config-filter', conf);
     await refreshRuntime();
+    // not awaited: the view may wait up to 200 ms for a thread inside a user call
+    MicroburstTuples.refresh(base).catch(e => M.showError(e));
   }
 
   async function refreshRuntime() {

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.LogConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The pages as a person uses them, in headless Chromium through Selenium: Storm's URLs, the live graph read as it is
  * drawn (rates, capacity, fusion, current after a rebalance), and the actions clicked (rebalance dialog, kill with a
  * wait and a confirmation, activate/deactivate enabled by state, debug and log level), and a component's flame graph
- * sampled on demand. Screenshots of each page land in
+ * sampled on demand, and where the tuples of an acked topology with a stalling bolt are. Screenshots of each page land in
  * {@code target/screenshots/}. Skipped, saying why, where Chromium or its driver is not installed.
  */
 @Timeout(180)
@@ -188,6 +189,54 @@ class PagesBrowserTest {
             HttpResponse.BodyHandlers.ofString());
         assertEquals(400, tooLong.statusCode());
         assertTrue(tooLong.body().contains("seconds must be a whole number from 1 to 10, got '600'"), tooLong.body());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void whereAreMyTuplesShowsStalledTreesAndWhyTreesFailed() throws Exception {
+        whereAreMyTuples("page-stall");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void whereAreMyTuples(String name) throws Exception {
+        String id = StallingTopology.submit(server, name);
+        try {
+            String staller = "staller:" + taskOf(name, "staller");
+            String failer = "failer:" + taskOf(name, "failer");
+            browser.open(url("/topology.html?id=" + id));
+
+            browser.await("pending trees held at " + staller, () -> ((List<List<String>>) browser.script(ROWS
+                .replace("TABLE", "tuples-pending"))).stream().anyMatch(r -> r.get(0).equals(staller)
+                && Integer.parseInt(r.get(1)) > 0 && r.get(2).matches("(queued|executing) \\d+(, .*)?")));
+            browser.await("trees failed by " + failer + " and timed out at " + staller, () -> {
+                List<List<String>> recent = (List<List<String>>) browser.script(ROWS.replace("TABLE", "tuples-recent"));
+                return recent.stream().anyMatch(r -> r.get(3).equals("failed by " + failer) && r.get(4).equals(failer))
+                    && recent.stream().anyMatch(r -> r.get(3).matches("timed out while (queued|executing) at " + staller)
+                    && r.get(4).equals(staller));
+            });
+            assertTrue(browser.text("#tuples-note").matches("\\d+ pending trees; busy in a user call: .*staller.*"),
+                browser.text("#tuples-note"));
+            browser.script("document.getElementById('tuples-details').scrollIntoView()");
+            browser.screenshot("topology-tuples");
+        } finally {
+            StallingTopology.release(name);
+            server.cluster().killTopologyWithOpts(name, killNow());
+        }
+    }
+
+    /** The cells' text of each row of a table's body. */
+    private static final String ROWS = "return [...document.querySelectorAll('#TABLE tbody tr')]"
+        + ".map(r => [...r.cells].map(c => c.textContent))";
+
+    private static KillOptions killNow() {
+        KillOptions kill = new KillOptions();
+        kill.set_wait_secs(0);
+        return kill;
+    }
+
+    private static int taskOf(String topology, String component) throws Exception {
+        return server.cluster().getTaskStats(topology).stream().filter(t -> t.componentId().equals(component))
+            .findFirst().orElseThrow().taskId();
     }
 
     @Test
