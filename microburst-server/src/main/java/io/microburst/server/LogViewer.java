@@ -3,6 +3,7 @@ package io.microburst.server;
 import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.JettyServer;
 import io.microburst.server.web.QueryParameters;
+import io.microburst.server.web.ReadAccess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * text where Storm's renders a page; of a rolled {@code worker.log.N.gz} its uncompressed text, as Storm's) and
  * {@code /api/v1/listLogs?topoId=&port=} (a JSON list of the files, the rolled ones too). A request
  * for anything outside the logs folder, or for a file that does not exist, gets 404 naming the file. Listens on the
- * server's bind address only.
+ * server's bind address only; beyond loopback every request needs the server's token, as the web port's
+ * ({@link ReadAccess}).
  */
 final class LogViewer implements AutoCloseable {
     static final int DEFAULT_LENGTH = 51200;
@@ -44,9 +46,10 @@ final class LogViewer implements AutoCloseable {
     private final WorkerLogs logs;
     private final JettyServer http;
 
-    LogViewer(WorkerLogs logs, String host, int port, AllowedHosts allowedHosts) throws Exception {
+    LogViewer(WorkerLogs logs, String host, int port, AllowedHosts allowedHosts, ReadAccess access) throws Exception {
         this.logs = logs;
-        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts, new Routes(), false);
+        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts,
+            access.guard(new Routes(), false), false);
     }
 
     int port() {
