@@ -19,9 +19,9 @@ import org.eclipse.jetty.util.Callback;
  * Refuses, before any page or API sees it, what a web page of another site could make a browser send (DNS rebinding,
  * cross-site requests): a request whose {@code Host} names neither the address the connection came in on, nor, on a loopback connection, {@code localhost}, {@code 127.0.0.1} or {@code [::1]}, nor a name the
  * operator allowed; and a state-changing request (POST, PUT, DELETE, PATCH) whose {@code Origin}, or without one its
- * {@code Referer}, is not the {@code Host} it was sent to, with the scheme the request came in on. Requests without either header (curl, scripts) pass. The
- * answer is 403 with one line of text saying what was wrong and what to do. Stateless after construction; any of
- * Jetty's request threads.
+ * {@code Referer}, is not the {@code Host} it was sent to, with the scheme the request came in on. Requests without
+ * either header (curl, scripts) pass. The answer is 403 with one line of text saying what was wrong and what to do.
+ * Stateless after construction; any of Jetty's request threads.
  */
 final class OriginGuard extends Handler.Wrapper {
     private static final Set<String> STATE_CHANGING = Set.of("POST", "PUT", "DELETE", "PATCH");

@@ -23,7 +23,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * type stops the server's start with one line naming the key, rather than a TLS failure at the first request.
  * Immutable once built; any thread.
  *
- * @param port the HTTPS port (0 only when built by a test: any free one)
+ * @param port the HTTPS port
  * @param keyStore the server's key and certificate chain, opened
  * @param keyPassword the password of the key inside it
  * @param trustStore the certificates that client certificates must chain to, or null
@@ -88,11 +88,6 @@ public record TlsSettings(int port, KeyStore keyStore, String keyPassword, KeySt
     /** Whether {@value #DISABLE_HTTP_BINDING} (Storm's default: true) turns plain HTTP off while HTTPS is on. */
     public static boolean plainHttpOff(Map<String, Object> conf) {
         return ObjectReader.getBoolean(conf.get(DISABLE_HTTP_BINDING), true);
-    }
-
-    /** These settings on another port (tests: 0, any free one). */
-    public TlsSettings onPort(int otherPort) {
-        return new TlsSettings(otherPort, keyStore, keyPassword, trustStore, needClientAuth, wantClientAuth);
     }
 
     /** Jetty's server-side TLS set up from these settings, with the protocols and ciphers Java deems safe. */

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * same API. Listens on the server's bind address only, over HTTP and/or HTTPS ({@link TlsSettings}); beyond loopback
  * every request needs the token ({@link ReadAuth}). Requests that change state ({@code POST} at Storm's paths
  * {@code .../activate}, {@code .../deactivate}, {@code .../kill/WAIT}, {@code .../rebalance/WAIT}) must carry the
- * server's token in the {@value #TOKEN_HEADER} header (or as {@code Authorization: Bearer}); the pages get it embedded, so another web site cannot make a
- * browser act on the server (no CORS header is ever sent, and {@link OriginGuard} refuses foreign hosts and origins).
+ * server's token in the {@value #TOKEN_HEADER} header (or as {@code Authorization: Bearer}); the pages get it
+ * embedded, so another web site cannot make a browser act on the server (no CORS header is ever sent, and {@link OriginGuard} refuses foreign hosts and origins).
  * Errors answer Storm's JSON {@code {"error": "STATUS REASON", "errorMessage": MESSAGE}}. Nothing that arrives is
  * deserialised except JSON bodies of rebalance requests ({@link RebalanceBody}).
  */
