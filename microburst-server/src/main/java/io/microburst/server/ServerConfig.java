@@ -5,10 +5,12 @@ import io.microburst.server.web.WebServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.security.auth.SimpleTransportPlugin;
+import org.apache.storm.utils.ConfigUtils;
 import org.apache.storm.utils.ObjectReader;
 
 /**
@@ -170,6 +172,17 @@ public final class ServerConfig {
         }
         names.add(host);
         return new AllowedHosts(HTTP_ALLOWED_HOSTS, names);
+    }
+
+    /**
+     * {@code conf} as the server shows it ({@code getNimbusConf}, the REST API's {@code cluster/configuration}, the
+     * index page): the values of Storm's password keys (storm-client's, and every {@code *.password} such as
+     * {@code ui.https.keystore.password}) masked as Storm masks them in its logs.
+     */
+    static Map<String, Object> shown(Map<String, Object> conf) {
+        Map<String, Object> shown = new HashMap<>(ConfigUtils.maskPasswords(conf));
+        shown.replaceAll((key, value) -> key.endsWith(".password") && value != null ? "*****" : value);
+        return shown;
     }
 
     /** Whether reads need the token: {@value #HTTP_READ_AUTH}, or always on an address beyond loopback. */

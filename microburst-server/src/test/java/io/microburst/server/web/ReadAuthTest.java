@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
@@ -188,6 +189,29 @@ class ReadAuthTest {
         Answer bearer = https("POST", "/api/v1/topology/" + id + "/deactivate", Map.of("Authorization",
             "Bearer " + token), null);
         assertEquals(200, bearer.status(), bearer.body());
+    }
+
+    /** In a real browser (skipped, saying why, without Chromium): the sign-in form, then pages that read with the cookie. */
+    @Test
+    void aBrowserSignsInOnTheFormAndThePagesRead() throws Exception {
+        String missing = Browser.missing();
+        assumeTrue(missing == null, missing);
+        String id = WebTestServer.submit(server, "signed-in");
+        try (Browser browser = Browser.start(Files.createDirectories(dir.resolve("chromium")),
+            List.of("--ignore-certificate-errors"))) {
+            String root = "https://" + address + ":" + server.uiHttpsPort();
+            browser.open(root + "/index.html");
+            browser.await("the sign-in form", () -> !browser.findAll("input[name=token]").isEmpty());
+            browser.screenshot("read-auth-sign-in");
+            browser.type("input[name=token]", token);
+            browser.click("button[type=submit]");
+
+            browser.await("the topology listed, read with the cookie", () -> !browser.findAll(
+                "#topologies a[href='/topology.html?id=" + id + "']").isEmpty());
+            assertEquals(root + "/index.html", browser.currentUrl());
+            assertEquals("", browser.script("return document.cookie"), "the cookie is HttpOnly");
+            browser.screenshot("read-auth-signed-in");
+        }
     }
 
     @Test

@@ -85,6 +85,14 @@ class TlsTest {
         assertEquals(1, ((Number) summary.get("supervisors")).intValue(), answer.body());
         assertTrue(summary.containsKey("stormVersion"), answer.body());
         assertEquals("https://127.0.0.1:" + server.uiHttpsPort() + "/", server.pagesUrl());
+
+        HttpResponse<String> configuration = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+            + server.uiHttpsPort() + "/api/v1/cluster/configuration")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, configuration.statusCode(), configuration.body());
+        Map<?, ?> conf = (Map<?, ?>) JSONValue.parse(configuration.body());
+        assertEquals(keystore.toString(), conf.get(TlsSettings.KEYSTORE_PATH));
+        assertEquals("*****", conf.get(TlsSettings.KEYSTORE_PASSWORD), "passwords are masked, as in Storm's logs");
+        assertFalse(configuration.body().contains(PASSWORD), configuration.body());
     }
 
     @Test
