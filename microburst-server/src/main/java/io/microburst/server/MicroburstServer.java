@@ -15,6 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Stream;
 import io.microburst.server.web.AllowedHosts;
+import io.microburst.server.web.ReadAccess;
+import io.microburst.server.web.TlsSettings;
 import io.microburst.server.web.WebServer;
 import org.apache.storm.Config;
 import org.apache.storm.generated.Nimbus;
@@ -80,6 +82,14 @@ public final class MicroburstServer implements AutoCloseable {
         this.host = localHostname instanceof String name && !name.isBlank() ? name
             : address.isAnyLocalAddress() ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
         AllowedHosts allowedHosts = ServerConfig.allowedHosts(conf, host);
+        // read before anything starts, so that a wrong keystore path or password stops the start in one line
+        TlsSettings tls = TlsSettings.from(conf);
+        boolean readAuth = ServerConfig.readAuth(conf, address.isLoopbackAddress());
+        if (!address.isLoopbackAddress() && tls == null) {
+            LOG.warn("The web and logviewer ports listen on {} over plain HTTP: the token that reads and actions need "
+                + "crosses the network in clear; set {} (with {}) to serve HTTPS", bind, TlsSettings.PORT,
+                TlsSettings.KEYSTORE_PATH);
+        }
 
         services.start("data folder lock", () -> DataDirLock.lock(dir));
         ScheduledExecutorService scheduler = services.start("scheduler", MicroburstServer::newScheduler,
@@ -103,12 +113,19 @@ public final class MicroburstServer implements AutoCloseable {
         this.drain = services.start("graceful stop", () -> new GracefulDrain(cluster, ServerConfig.stopWaitSecs(conf)),
             GracefulDrain::drain);
         this.thrift = services.start("Nimbus Thrift", () -> new NimbusThrift(conf, nimbus));
-        this.web = services.start("web", () -> startWeb(bind, ServerConfig.uiPort(conf), dir, allowedHosts));
+        String token = services.run("web token", () -> UiToken.create(dir));
+        String tokenFile = dir.resolve(UiToken.FILE).toString();
+        // As Storm's UI: with HTTPS on, plain HTTP only when ui.disable.http.binding (true in Storm's defaults) is false
+        int httpPort = tls != null && TlsSettings.plainHttpOff(conf) ? -1 : ServerConfig.uiPort(conf);
+        ReadAccess access = new ReadAccess(token, tokenFile, readAuth);
+        this.web = services.start("web", () -> startWeb(bind, httpPort, tls, allowedHosts, access));
         // getNimbusConf answers the port in use (ui.port 0 picks a free one), as it does for DRPC's: clients such as
         // 'microburst submit' print the topology's page from it. The key is in Storm's defaults, so this replaces a value.
-        conf.put(ServerConfig.UI_PORT, web.port());
+        if (web.port() >= 0) {
+            conf.put(ServerConfig.UI_PORT, web.port());
+        }
         this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
-            ServerConfig.logViewerPort(conf), allowedHosts));
+            ServerConfig.logViewerPort(conf), allowedHosts, access));
         // the UI's log links name the port in use (logviewer.port 0 picks a free one)
         if (logViewer != null) {
             conf.put(ServerConfig.LOGVIEWER_PORT, logViewer.port());
@@ -146,20 +163,22 @@ public final class MicroburstServer implements AutoCloseable {
         return restored;
     }
 
-    private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
+    private WebServer startWeb(String bind, int port, TlsSettings tls, AllowedHosts allowedHosts, ReadAccess access)
+        throws IOException {
         try {
-            return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
-                dir.resolve(UiToken.FILE).toString(), workerLogs.root(), nimbus.debugSampling(),
-                ServerConfig.httpMaxBodyBytes(conf));
+            return new WebServer(nimbus, cluster, bind, port, tls, allowedHosts, access,
+                workerLogs.root(), nimbus.debugSampling(), ServerConfig.httpMaxBodyBytes(conf));
         } catch (Exception e) {
-            throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
+            throw new IOException("cannot start the web server on " + bind + ":" + (port >= 0 ? port : tls.port())
+                + (port >= 0 && tls != null ? " and " + tls.port() : "") + ": " + e, e);
         }
     }
 
     /** The logviewer, or null (logged) when its port cannot be had: the worker logs are still written. */
-    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port, AllowedHosts allowedHosts) {
+    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port, AllowedHosts allowedHosts,
+                                            ReadAccess access) {
         try {
-            return new LogViewer(logs, bind, port, allowedHosts);
+            return new LogViewer(logs, bind, port, allowedHosts, access);
         } catch (Exception e) {
             LOG.warn("No logviewer: cannot listen on {}:{} ({}); worker logs are still written to {}; set {} to a free "
                 + "port to serve them", bind, port, e.toString(), logs.root(), ServerConfig.LOGVIEWER_PORT);
@@ -195,9 +214,21 @@ public final class MicroburstServer implements AutoCloseable {
         return host;
     }
 
-    /** The port of the web pages, the Storm UI REST API and the metrics. */
+    /** The plain HTTP port of the web pages, the Storm UI REST API and the metrics; -1 when they are on HTTPS only. */
     public int uiPort() {
         return web.port();
+    }
+
+    /** The HTTPS port of the web pages, REST API and metrics ({@code ui.https.port}), or -1 without HTTPS. */
+    public int uiHttpsPort() {
+        return web.httpsPort();
+    }
+
+    /** Where a person finds the pages: the HTTPS address when there is one, else the plain one. */
+    public String pagesUrl() {
+        String name = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+        return web.httpsPort() >= 0 ? "https://" + name + ":" + web.httpsPort() + "/"
+            : "http://" + name + ":" + web.port() + "/";
     }
 
     /** The logviewer's port (worker logs), or -1 when it could not listen. */

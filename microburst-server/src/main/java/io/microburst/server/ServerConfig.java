@@ -5,16 +5,21 @@ import io.microburst.server.web.WebServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.security.auth.SimpleTransportPlugin;
+import org.apache.storm.utils.ConfigUtils;
 import org.apache.storm.utils.ObjectReader;
 
 /**
  * Configuration keys of {@code microburst server}, read from the same map as Storm's own keys (storm.yaml, then
  * {@code -c} overrides). Storm's keys it honours: {@code nimbus.thrift.port}, {@code nimbus.thrift.max_buffer_size},
- * {@code nimbus.thrift.threads}, {@code nimbus.file.copy.expiration.secs} (idle uploads), {@code ui.port} (pages, REST API, metrics), {@code logviewer.port} (worker logs), {@code nimbus.thrift.transport} / {@code storm.thrift.transport} (authentication);
+ * {@code nimbus.thrift.threads}, {@code nimbus.file.copy.expiration.secs} (idle uploads), {@code ui.port} (pages,
+ * REST API, metrics), the UI's HTTPS keys ({@code ui.https.*}, {@code ui.disable.http.binding}:
+ * {@link io.microburst.server.web.TlsSettings}), {@code logviewer.port} (worker logs), {@code nimbus.thrift.transport}
+ * / {@code storm.thrift.transport} (authentication);
  * with {@value #DRPC} on, Storm's DRPC daemon keys: {@code drpc.port}, {@code drpc.invocations.port},
  * {@code drpc.http.port}, {@code drpc.request.timeout.secs}, {@code drpc.authorizer}, {@code drpc.thrift.transport},
  * {@code drpc.invocations.thrift.transport}, {@code drpc.worker.threads}, {@code drpc.invocations.threads},
@@ -74,6 +79,13 @@ public final class ServerConfig {
      * only names that resolve to this server, such as the name a reverse proxy forwards.
      */
     public static final String HTTP_ALLOWED_HOSTS = "microburst.server.http.allowed.hosts";
+
+    /**
+     * Boolean, default false: whether every request to the web and logviewer ports, reads included, needs the server's
+     * token ({@code Authorization: Bearer}, or a browser's sign-in cookie). Always so when {@value #BIND} is beyond
+     * loopback, whatever this says; true asks for it on loopback too (a machine shared with other users).
+     */
+    public static final String HTTP_READ_AUTH = "microburst.server.http.read.auth";
 
     /**
      * Long, default 100 MiB (the size at which Storm's {@code log4j2/worker.xml} rolls a worker's log, which no Storm
@@ -160,6 +172,26 @@ public final class ServerConfig {
         }
         names.add(host);
         return new AllowedHosts(HTTP_ALLOWED_HOSTS, names);
+    }
+
+    /**
+     * {@code conf} as the server shows it ({@code getNimbusConf}, the REST API's {@code cluster/configuration}, the
+     * index page): the values of Storm's password keys (storm-client's, and every {@code *.password} such as
+     * {@code ui.https.keystore.password}) masked as Storm masks them in its logs.
+     */
+    static Map<String, Object> shown(Map<String, Object> conf) {
+        Map<String, Object> shown = new HashMap<>(ConfigUtils.maskPasswords(conf));
+        shown.replaceAll((key, value) -> key.endsWith(".password") && value != null ? "*****" : value);
+        return shown;
+    }
+
+    /** Whether reads need the token: {@value #HTTP_READ_AUTH}, or always on an address beyond loopback. */
+    static boolean readAuth(Map<String, Object> conf, boolean loopback) {
+        Object value = conf.get(HTTP_READ_AUTH);
+        if (value != null && !(value instanceof Boolean)) {
+            throw new IllegalArgumentException(HTTP_READ_AUTH + " must be true or false: " + value);
+        }
+        return !loopback || Boolean.TRUE.equals(value);
     }
 
     static int stopWaitSecs(Map<String, Object> conf) {

@@ -317,7 +317,7 @@ final class ServerNimbus extends ClusterNimbus {
 
     @Override
     public String getNimbusConf() {
-        return JSONValue.toJSONString(serverConf);
+        return JSONValue.toJSONString(ServerConfig.shown(serverConf));
     }
 
     /** The only Nimbus, hence the leader, at the address clients reach it on. */

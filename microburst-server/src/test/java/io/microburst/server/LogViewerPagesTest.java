@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.server.logviewer.LogViewer;
+import io.microburst.server.web.ReadAccess;
 import io.microburst.server.web.AllowedHosts;
 import java.io.OutputStream;
 import java.net.URI;
@@ -72,7 +73,8 @@ class LogViewerPagesTest {
             out.write("older lines\nthe needle-in-gz is here\nand again needle-in-gz\n".getBytes(StandardCharsets.UTF_8));
         }
         Files.writeString(dir.resolve("secret.txt"), "outside the logs folder, needle-in-gz\n");
-        viewer = new LogViewer(logs, "127.0.0.1", 0, new AllowedHosts("hosts", List.of()));
+        viewer = new LogViewer(logs, "127.0.0.1", 0, new AllowedHosts("hosts", List.of()),
+            new ReadAccess("token", "token-file", false));
         base = "http://127.0.0.1:" + viewer.port();
     }
 

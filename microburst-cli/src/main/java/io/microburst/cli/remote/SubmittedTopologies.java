@@ -50,8 +50,11 @@ final class SubmittedTopologies {
             }
             if (!added.isEmpty()) {
                 Object nimbusConf = JSONValue.parse(nimbus.getNimbusConf());
-                Object uiPort = nimbusConf instanceof Map<?, ?> map ? map.get("ui.port") : null;
-                pageRoot.set("http://" + nimbus.getLeader().get_host() + ":" + ObjectReader.getInt(uiPort, 8080));
+                Map<?, ?> map = nimbusConf instanceof Map<?, ?> m ? m : Map.of();
+                // with ui.https.port set the pages are on HTTPS (and, as Storm's UI, often there only)
+                int httpsPort = ObjectReader.getInt(map.get("ui.https.port"), 0);
+                pageRoot.set((httpsPort > 0 ? "https://" : "http://") + nimbus.getLeader().get_host() + ":"
+                    + (httpsPort > 0 ? httpsPort : ObjectReader.getInt(map.get("ui.port"), 8080)));
             }
         });
         if (added.isEmpty()) {

@@ -3,6 +3,7 @@ package io.microburst.server.logviewer;
 import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.JettyServer;
 import io.microburst.server.web.QueryParameters;
+import io.microburst.server.web.ReadAccess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -42,10 +43,13 @@ public final class LogViewer implements AutoCloseable {
     private final LogSearch search;
     private final JettyServer http;
 
-    public LogViewer(LogFolder logs, String host, int port, AllowedHosts allowedHosts) throws Exception {
+    /** Beyond loopback every request needs the server's token, as the web port's ({@link ReadAccess}). */
+    public LogViewer(LogFolder logs, String host, int port, AllowedHosts allowedHosts, ReadAccess access)
+        throws Exception {
         this.logs = logs;
         this.search = new LogSearch(logs);
-        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts, new Routes(), false);
+        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts,
+            access.guard(new Routes(), false), false);
     }
 
     public int port() {

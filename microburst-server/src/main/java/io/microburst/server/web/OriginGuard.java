@@ -19,9 +19,9 @@ import org.eclipse.jetty.util.Callback;
  * Refuses, before any page or API sees it, what a web page of another site could make a browser send (DNS rebinding,
  * cross-site requests): a request whose {@code Host} names neither the address the connection came in on, nor, on a loopback connection, {@code localhost}, {@code 127.0.0.1} or {@code [::1]}, nor a name the
  * operator allowed; and a state-changing request (POST, PUT, DELETE, PATCH) whose {@code Origin}, or without one its
- * {@code Referer}, is not the {@code Host} it was sent to. Requests without either header (curl, scripts) pass. The
- * answer is 403 with one line of text saying what was wrong and what to do. Stateless after construction; any of
- * Jetty's request threads.
+ * {@code Referer}, is not the {@code Host} it was sent to, with the scheme the request came in on. Requests without
+ * either header (curl, scripts) pass. The answer is 403 with one line of text saying what was wrong and what to do.
+ * Stateless after construction; any of Jetty's request threads.
  */
 final class OriginGuard extends Handler.Wrapper {
     private static final Set<String> STATE_CHANGING = Set.of("POST", "PUT", "DELETE", "PATCH");
@@ -42,15 +42,17 @@ final class OriginGuard extends Handler.Wrapper {
         String host = request.getHeaders().get(HttpHeader.HOST);
         int port = Request.getLocalPort(request);
         String local = bare(Request.getLocalAddr(request));
-        String served = "http://" + literal(local) + ":" + port + "/";
+        String scheme = request.isSecure() ? "https" : "http";
+        String served = scheme + "://" + literal(local) + ":" + port + "/";
         if (host == null || !hostAllowed(host.trim().toLowerCase(Locale.ROOT), local)) {
             return refuse(response, callback, "Host '" + host + "' is not an address this server serves: use " + served
-                + (isLoopback(local) ? " or http://localhost:" + port + "/" : "") + ", or add the name to " + setting);
+                + (isLoopback(local) ? " or " + scheme + "://localhost:" + port + "/" : "") + ", or add the name to "
+                + setting);
         }
         if (STATE_CHANGING.contains(request.getMethod())) {
             String origin = request.getHeaders().get(HttpHeader.ORIGIN);
             String source = origin != null ? origin : request.getHeaders().get(HttpHeader.REFERER);
-            if (source != null && !sameOrigin(source.trim(), host.trim())) {
+            if (source != null && !sameOrigin(source.trim(), host.trim(), scheme)) {
                 return refuse(response, callback, request.getMethod() + " from " + (origin != null ? "Origin '" : "Referer '")
                     + source + "' is cross-origin: change state from this server's own pages (" + served
                     + ") or from a script that sends no Origin");
@@ -74,12 +76,15 @@ final class OriginGuard extends Handler.Wrapper {
         return isLoopback(local) && LOOPBACK_NAMES.contains(name) || isLiteral(name) && sameAddress(name, local);
     }
 
-    /** Whether {@code source} (an Origin, or a Referer URL) has the scheme http(s) and exactly the authority {@code host}. */
-    private static boolean sameOrigin(String source, String host) {
+    /**
+     * Whether {@code source} (an Origin, or a Referer URL) has the request's scheme ({@code http}, or {@code https} over
+     * TLS) and exactly the authority {@code host}.
+     */
+    private static boolean sameOrigin(String source, String host, String requestScheme) {
         try {
             URI uri = new URI(source);
             String scheme = uri.getScheme();
-            if (uri.getRawAuthority() == null || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
+            if (uri.getRawAuthority() == null || !requestScheme.equalsIgnoreCase(scheme)) {
                 return false;
             }
             return withPort(uri.getRawAuthority(), scheme).equalsIgnoreCase(withPort(host, scheme));

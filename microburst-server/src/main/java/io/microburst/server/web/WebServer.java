@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -31,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * The server's web face on Jetty: the Storm UI REST API under {@code /api/v1/}, Prometheus metrics at
  * {@code /metrics}, Microburst's own runtime view under {@code /api/v1/topology/{id}/runtime} (fused threads, queue
  * fill, backpressure, latency histograms), and pages for people ({@code /}, {@code /topology.html}, {@code /component.html}) that read the
- * same API. Listens on the server's bind address only. Requests that change state ({@code POST} at Storm's paths
+ * same API. Listens on the server's bind address only, over HTTP and/or HTTPS ({@link TlsSettings}); beyond loopback
+ * every request needs the token ({@link ReadAuth}). Requests that change state ({@code POST} at Storm's paths
  * {@code .../activate}, {@code .../deactivate}, {@code .../kill/WAIT}, {@code .../rebalance/WAIT}) must carry the
- * server's token in the {@value #TOKEN_HEADER} header; the pages get it embedded, so another web site cannot make a
- * browser act on the server (no CORS header is ever sent, and {@link OriginGuard} refuses foreign hosts and origins).
+ * server's token in the {@value #TOKEN_HEADER} header (or as {@code Authorization: Bearer}); the pages get it
+ * embedded, so another web site cannot make a browser act on the server (no CORS header is ever sent, and {@link OriginGuard} refuses foreign hosts and origins).
  * Errors answer Storm's JSON {@code {"error": "STATUS REASON", "errorMessage": MESSAGE}}. Nothing that arrives is
  * deserialised except JSON bodies of rebalance requests ({@link RebalanceBody}).
  */
@@ -62,31 +62,38 @@ public final class WebServer implements AutoCloseable {
 
     /**
      * @param host the address to listen on
-     * @param port the port, 0 for any free one
+     * @param port the plain HTTP port, 0 for any free one, -1 for none (HTTPS only)
+     * @param tls HTTPS on the same address, or null
      * @param allowed host names accepted besides the address it serves
-     * @param token the secret that state-changing requests must carry
-     * @param tokenFile where a script finds the token, for the advice when it is missing
+     * @param access the token that state-changing requests must carry (reads too, when it says so), and its file
      * @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where profiling dumps go
      * @param debug the server's debug sampling, shared with Nimbus' {@code debug}
      * @param maxBodyBytes the largest request body read ({@value #HTTP_MAX_BODY_BYTES}); larger ones are answered 413
      */
-    public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, AllowedHosts allowed,
-                     String token, String tokenFile, Path artifacts, DebugSampling debug, long maxBodyBytes)
-        throws Exception {
+    public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, TlsSettings tls,
+                     AllowedHosts allowed, ReadAccess access, Path artifacts,
+                     DebugSampling debug, long maxBodyBytes) throws Exception {
         this.api = new ApiRoutes(nimbus, cluster, artifacts, debug);
         this.metrics = new PrometheusMetrics(cluster);
         this.graph = new GraphApi(nimbus, cluster);
         this.flame = new FlameGraphApi(cluster);
         this.tuples = new TuplesApi(cluster);
-        this.pages = new PageFiles(token);
-        this.token = token;
-        this.tokenFile = tokenFile;
+        this.pages = new PageFiles(access.token());
+        this.token = access.token();
+        this.tokenFile = access.tokenFile();
         this.maxBodyBytes = maxBodyBytes;
-        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, allowed, new Routes(), true);
+        this.http = new JettyServer("web server", "microburst-web", 16, 2, host, port, tls, allowed,
+            access.guard(new Routes(), true), true);
     }
 
+    /** The plain HTTP port, or -1 when it serves HTTPS only. */
     public int port() {
         return http.port();
+    }
+
+    /** The HTTPS port, or -1 without HTTPS. */
+    public int httpsPort() {
+        return http.httpsPort();
     }
 
     @Override
@@ -143,7 +150,7 @@ public final class WebServer implements AutoCloseable {
                 return;
             }
             if (path.startsWith("/api/v1/")) {
-                if (ApiRoutes.acts(path) && !tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
+                if (ApiRoutes.acts(path) && !ReadAuth.matches(ReadAuth.presented(request), token)) {
                     json(response, callback, 403, noToken("GET", path));
                     return;
                 }
@@ -175,7 +182,7 @@ public final class WebServer implements AutoCloseable {
                     + "/component/COMPONENT/debug/enable|disable/PERCENT)"));
                 return;
             }
-            if (!tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
+            if (!ReadAuth.matches(ReadAuth.presented(request), token)) {
                 json(response, callback, 403, noToken("POST", path));
                 return;
             }
@@ -188,11 +195,6 @@ public final class WebServer implements AutoCloseable {
                 + "in the " + TOKEN_HEADER + " header: it is in the file " + tokenFile + " (readable by the server's "
                 + "user), e.g. curl -X " + method + " -H \"" + TOKEN_HEADER + ": $(cat " + tokenFile + ")\" URL");
         }
-    }
-
-    private boolean tokenMatches(String given) {
-        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
-            token.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Storm's error JSON: {@code {"error": "404 Not Found", "errorMessage": "..."}}. */

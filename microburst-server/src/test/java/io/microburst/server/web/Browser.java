@@ -47,11 +47,17 @@ final class Browser implements AutoCloseable {
     }
 
     static Browser start(Path profile) {
+        return start(profile, List.of());
+    }
+
+    /** As above, with more of Chromium's switches (e.g. {@code --ignore-certificate-errors} for a test certificate). */
+    static Browser start(Path profile, List<String> switches) {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(first(CHROMIUM));
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
             "--window-size=1400,1200", "--user-data-dir=" + profile.toAbsolutePath());
+        options.addArguments(switches);
         ChromeDriverService service = new ChromeDriverService.Builder()
             .usingDriverExecutable(new File(first(DRIVER))).usingAnyFreePort().build();
         return new Browser(new ChromeDriver(service, options));
