@@ -147,9 +147,12 @@ public final class MicroburstServer implements AutoCloseable {
 
     private WebServer startWeb(String bind, int port, Path dir, AllowedHosts allowedHosts) throws IOException {
         try {
+            String thriftHost = InetAddress.getByName(bind).isAnyLocalAddress() ? "127.0.0.1" : bind;
+            ChildJvmSubmit mains = new ChildJvmSubmit(dir.resolve("uploads"), ServerConfig.uploadLimits(conf),
+                thriftHost, thrift.port(), conf, ServerConfig.upgradeMainTimeoutSecs(conf));
             return new WebServer(nimbus, cluster, bind, port, allowedHosts, UiToken.create(dir),
                 dir.resolve(UiToken.FILE).toString(), workerLogs.root(), nimbus.debugSampling(),
-                ServerConfig.httpMaxBodyBytes(conf));
+                ServerConfig.httpMaxBodyBytes(conf), mains);
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + port + ": " + e, e);
         }
