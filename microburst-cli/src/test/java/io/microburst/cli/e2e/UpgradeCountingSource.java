@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * Source of a counting topology for upgrades, compiled into a jar by the tests as a user's build would. Arguments:
- * the record file, the RocksDB state directory, the bolt's variant. Its spout emits the word {@code a} 50 times,
+ * the record file, the RocksDB state directory, and the bolt's variant (else the one built in, {@link #sources(String)}). Its spout emits the word {@code a} 50 times,
  * reliably (replayed when failed), then idles; its stateful bolt {@code count} (Microburst's RocksDB provider,
  * checkpoints every 100 ms) counts each word in its {@code KeyValueState<String, Long>} and appends
  * {@code VARIANT a=COUNT} to the record file. Variant {@code text} has a bolt of the same id whose state is
@@ -43,10 +43,11 @@ final class UpgradeCountingSource {
                 public static void main(String[] args) throws Exception {
                     TopologyBuilder builder = new TopologyBuilder();
                     builder.setSpout("words", new WordsSpout(), 1);
-                    if (args[2].equals("text")) {
+                    String variant = args.length > 2 ? args[2] : "%s";
+                    if (variant.equals("text")) {
                         builder.setBolt("count", new TextBolt(), 1).shuffleGrouping("words");
                     } else {
-                        builder.setBolt("count", new CountBolt(args[0], args[2]), 1).shuffleGrouping("words");
+                        builder.setBolt("count", new CountBolt(args[0], variant), 1).shuffleGrouping("words");
                     }
                     Config conf = new Config();
                     conf.put(Config.TOPOLOGY_STATE_PROVIDER, "io.microburst.state.RocksDbKeyValueStateProvider");
@@ -143,12 +144,17 @@ final class UpgradeCountingSource {
                     }
                 }
             }
-            """.formatted(WORDS);
+            """;
 
     private UpgradeCountingSource() {
     }
 
     static Map<String, String> sources() {
-        return Map.of(MAIN_CLASS, SOURCE);
+        return sources("v1");
+    }
+
+    /** The sources with {@code variant} as the bolt's variant when the main is given none. */
+    static Map<String, String> sources(String variant) {
+        return Map.of(MAIN_CLASS, SOURCE.formatted(variant, WORDS));
     }
 }
