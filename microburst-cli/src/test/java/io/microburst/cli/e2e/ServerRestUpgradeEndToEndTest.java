@@ -72,6 +72,14 @@ class ServerRestUpgradeEndToEndTest {
                 "not a jar".getBytes(StandardCharsets.UTF_8));
             assertEquals(400, notJar.statusCode(), notJar.body());
             assertTrue(error(notJar).contains("the upload is not a jar"), notJar.body());
+            HttpResponse<String> notJarForm = multipart(server, path + "/upgrade?" + query(record, state, "v2"), token,
+                "jar", "not a jar");
+            assertEquals(400, notJarForm.statusCode(), notJarForm.body());
+            assertTrue(error(notJarForm).contains("the upload is not a jar"), notJarForm.body());
+            HttpResponse<String> noFile = multipart(server, path + "/upgrade?" + query(record, state, "v2"), token,
+                null, "text");
+            assertEquals(400, noFile.statusCode(), noFile.body());
+            assertTrue(error(noFile).contains("has no file part"), noFile.body());
             assertEquals(403, post(server, path + "/upgrade?" + query(record, state, "v2"), null,
                 Files.readAllBytes(jar)).statusCode());
 
@@ -162,6 +170,19 @@ class ServerRestUpgradeEndToEndTest {
 
     private static TopologySummary summary(MicroburstServer server) throws Exception {
         return server.cluster().getTopologySummaryByName(UpgradeCountingSource.NAME);
+    }
+
+    /** A form with one part: a file named {@code file} when given, else a plain field. */
+    private HttpResponse<String> multipart(MicroburstServer server, String path, String token, String file,
+                                           String content) throws Exception {
+        String boundary = "b0undary" + System.nanoTime();
+        String part = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + (file != null ? file
+            + "\"; filename=\"new.jar\"\r\nContent-Type: application/java-archive" : "note\"") + "\r\n\r\n"
+            + content + "\r\n--" + boundary + "--\r\n";
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.uiPort() + path))
+            .header("Content-Type", "multipart/form-data; boundary=" + boundary).header(WebServer.TOKEN_HEADER, token)
+            .POST(HttpRequest.BodyPublishers.ofString(part)).build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(MicroburstServer server, String path, String token, byte[] body) throws Exception {

@@ -71,7 +71,7 @@ final class UpgradeBody implements AutoCloseable {
             throw new IllegalArgumentException("upgrade: the multipart body has no file part; send the new jar as the "
                 + "file field 'jar'");
         }
-        return Content.Source.asInputStream(jar.newContentSource());
+        return Content.Source.asInputStream(jar.getContentSource());
     }
 
     private static RequestBody.TooLarge tooLarge(long max) {
