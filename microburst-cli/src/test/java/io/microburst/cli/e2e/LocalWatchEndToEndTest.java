@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * overwritten by a version with a changed bolt, which takes over with the count carried in the RocksDB state.
  * {@code -Dmicroburst.watch.repeat=20} runs it 20 times.
  */
-@Timeout(600)
+@Timeout(3600)
 class LocalWatchEndToEndTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 

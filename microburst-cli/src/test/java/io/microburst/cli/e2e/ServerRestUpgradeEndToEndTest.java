@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * naming the component while the old version runs on, bad requests are 400 without starting anything, and the
  * rollback returns to the first version, state carried again. {@code -Dmicroburst.upgrade.repeat=20} runs it 20 times.
  */
-@Timeout(900)
+@Timeout(3600)
 class ServerRestUpgradeEndToEndTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private final HttpClient http = HttpClient.newHttpClient();
