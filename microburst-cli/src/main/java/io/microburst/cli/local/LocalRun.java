@@ -28,7 +28,9 @@ import org.apache.storm.utils.NimbusClient;
 
 /**
  * {@code microburst local}: runs a topology jar's main against an in-process cluster, keeps the cluster running for
- * the requested duration (or until the JVM is asked to stop), then stops every topology gracefully.
+ * the requested duration (or until the JVM is asked to stop), then stops every topology gracefully. With
+ * {@code --watch} it runs a copy of the jar and, while it waits, reloads its topologies when the jar changes
+ * ({@link JarWatch}); a main that runs its own {@code new LocalCluster()} is not reloaded.
  *
  * <p>Runs on the calling thread; registers a shutdown hook for Ctrl-C and removes it when it returns normally. Uses
  * process-wide state that Storm's submitter reads (the {@code storm.jar} system property and the
