@@ -207,6 +207,10 @@ public final class LocalRun {
             return 1;
         }
         if (nimbus.submittedTopologies().isEmpty() && own.madeAny()) {
+            if (command.watch()) {
+                err.println("microburst: --watch reloads topologies submitted with StormSubmitter; " + command.mainClass()
+                        + ".main runs its own LocalCluster, so " + command.jar().getFileName() + " is not watched");
+            }
             return waitForOwnClusters(own.open());
         }
         if (nimbus.submittedTopologies().isEmpty()) {
