@@ -219,6 +219,8 @@ class PagesBrowserTest {
         browser.await("the page filled", () -> browser.text("#summary tbody td").equals(WORDS));
 
         browser.click("#log-level");
+        // the dialog opens once the current levels were fetched
+        browser.await("the log level dialog open", () -> browser.find("#log-dialog").isDisplayed());
         browser.type("#log-logger", "io.microburst.pagetest");
         browser.type("#log-timeout", "60");
         browser.click("#log-confirm");
