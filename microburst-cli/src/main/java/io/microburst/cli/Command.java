@@ -26,9 +26,10 @@ public sealed interface Command {
      * @param jar the topology jar, as given (not checked for existence here)
      * @param mainClass the class whose {@code static void main(String[])} is called
      * @param mainArgs the arguments passed to that main, unchanged
+     * @param watch whether a change of the jar reloads the topology (upgraded, with its handover)
      */
     record Local(Optional<Duration> duration, Map<String, Object> confOverrides, Path jar, String mainClass,
-                 List<String> mainArgs) implements Command {
+                 List<String> mainArgs, boolean watch) implements Command {
         public Local {
             confOverrides = Map.copyOf(confOverrides);
             mainArgs = List.copyOf(mainArgs);

@@ -333,7 +333,7 @@ public final class CommandLineParser {
             throw new UsageException("local: missing MAIN_CLASS after " + local.positional.get(0));
         }
         return new Command.Local(duration, confMap(local.conf), Path.of(local.positional.get(0)),
-                local.positional.get(1), local.positional.subList(2, local.positional.size()));
+                local.positional.get(1), local.positional.subList(2, local.positional.size()), local.watch);
     }
 
     /** {@code key=value} assignments, later ones winning, values typed by {@link ConfValueParser}. */

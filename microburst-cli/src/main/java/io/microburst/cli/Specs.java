@@ -36,6 +36,12 @@ final class Specs {
                 description = "Keep running this long after main returns (default: until Ctrl-C).")
         String duration;
 
+        @Option(names = "--watch",
+                description = "Reload when APP.jar changes: MAIN_CLASS's main runs again from the new jar and upgrades "
+                        + "the running topology with nothing lost (as 'microburst upgrade'); a new jar that fails or is "
+                        + "refused leaves the running version as it is.")
+        boolean watch;
+
         @Option(names = {"-c", "--conf"}, paramLabel = "KEY=VALUE",
                 description = {"Override a topology configuration value, as Storm's 'storm -c': JSON (lists, maps, "
                         + "numbers, booleans, quoted strings) or a bare string. Repeatable."})

@@ -118,7 +118,7 @@ public final class MicroburstServer implements AutoCloseable {
         // As Storm's UI: with HTTPS on, plain HTTP only when ui.disable.http.binding (true in Storm's defaults) is false
         int httpPort = tls != null && TlsSettings.plainHttpOff(conf) ? -1 : ServerConfig.uiPort(conf);
         ReadAccess access = new ReadAccess(token, tokenFile, readAuth);
-        this.web = services.start("web", () -> startWeb(bind, httpPort, tls, allowedHosts, access));
+        this.web = services.start("web", () -> startWeb(bind, httpPort, dir, tls, allowedHosts, access));
         // getNimbusConf answers the port in use (ui.port 0 picks a free one), as it does for DRPC's: clients such as
         // 'microburst submit' print the topology's page from it. The key is in Storm's defaults, so this replaces a value.
         if (web.port() >= 0) {
@@ -163,11 +163,15 @@ public final class MicroburstServer implements AutoCloseable {
         return restored;
     }
 
-    private WebServer startWeb(String bind, int port, TlsSettings tls, AllowedHosts allowedHosts, ReadAccess access)
+    private WebServer startWeb(String bind, int port, Path dir, TlsSettings tls, AllowedHosts allowedHosts,
+                               ReadAccess access)
         throws IOException {
         try {
+            String thriftHost = InetAddress.getByName(bind).isAnyLocalAddress() ? "127.0.0.1" : bind;
+            ChildJvmSubmit mains = new ChildJvmSubmit(dir.resolve("uploads"), ServerConfig.uploadLimits(conf),
+                thriftHost, thrift.port(), conf, ServerConfig.upgradeMainTimeoutSecs(conf));
             return new WebServer(nimbus, cluster, bind, port, tls, allowedHosts, access,
-                workerLogs.root(), nimbus.debugSampling(), ServerConfig.httpMaxBodyBytes(conf));
+                workerLogs.root(), nimbus.debugSampling(), ServerConfig.httpMaxBodyBytes(conf), mains);
         } catch (Exception e) {
             throw new IOException("cannot start the web server on " + bind + ":" + (port >= 0 ? port : tls.port())
                 + (port >= 0 && tls != null ? " and " + tls.port() : "") + ": " + e, e);

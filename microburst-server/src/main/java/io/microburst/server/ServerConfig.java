@@ -47,6 +47,11 @@ public final class ServerConfig {
      * upload without its submission, before it is dropped and its file deleted.
      */
     public static final String FILE_COPY_EXPIRATION_SECS = "nimbus.file.copy.expiration.secs";
+    /**
+     * Long, default 600: seconds the new version's main may run for an upgrade through the web port (in a JVM of its
+     * own, {@link ChildJvmSubmit}) before it is stopped and the upgrade answered as failed.
+     */
+    public static final String UPGRADE_MAIN_TIMEOUT_SECS = "microburst.server.upgrade.main.timeout.secs";
     /** Long, default 1 MiB: the largest request body an HTTP port reads (rebalance requests, DRPC arguments). */
     public static final String HTTP_MAX_BODY_BYTES = WebServer.HTTP_MAX_BODY_BYTES;
 
@@ -129,6 +134,10 @@ public final class ServerConfig {
         return new UploadLimits(uploadMaxBytes(conf), positive(conf, UPLOAD_MAX_EXPANDED_BYTES,
             DEFAULT_UPLOAD_MAX_EXPANDED_BYTES), (int) Math.min(Integer.MAX_VALUE, positive(conf, UPLOAD_MAX_OPEN,
             DEFAULT_UPLOAD_MAX_OPEN)), positive(conf, FILE_COPY_EXPIRATION_SECS, DEFAULT_FILE_COPY_EXPIRATION_SECS));
+    }
+
+    static long upgradeMainTimeoutSecs(Map<String, Object> conf) {
+        return positive(conf, UPGRADE_MAIN_TIMEOUT_SECS, 600);
     }
 
     static long httpMaxBodyBytes(Map<String, Object> conf) {

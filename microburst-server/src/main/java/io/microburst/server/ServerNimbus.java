@@ -163,6 +163,7 @@ final class ServerNimbus extends ClusterNimbus {
             throw new WrappedInvalidTopologyException("submitTopology of '" + name + "' failed: "
                 + ThriftErrors.plain(e));
         }
+        upgrades.started(name);
         LOG.info("{} topology {} ({})", upgrade ? "Upgraded" : "Submitted", name, status);
     }
 

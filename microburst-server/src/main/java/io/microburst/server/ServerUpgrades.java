@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The versions an upgrade keeps: before a new version of a running topology is stored, the stored one (jar,
- * configuration, topology, status) is copied to {@code DIR/previous-versions/NAME/}, kept until the next upgrade or a
- * rollback; a failed upgrade stores it back as the current version; {@code microburst upgrade --rollback} submits it
+ * configuration, topology, status) becomes, once the new version started, the one in
+ * {@code DIR/previous-versions/NAME/}, kept until the next upgrade or a rollback; a failed or refused upgrade stores it
+ * back as the current version and leaves the kept previous version as it was; {@code microburst upgrade --rollback} submits it
  * as the next upgrade, so a second rollback returns to the version rolled back from. A kill forgets both.
  *
  * <p>Threading: called by {@link ServerNimbus} under its lock.
@@ -30,6 +31,8 @@ final class ServerUpgrades {
     private final TopologyStore previous;
     /** Names whose upgrade was announced ({@link #expect}), to when the announcement lapses ({@link System#nanoTime}). */
     private final Map<String, Long> expected = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The stored version an upgrade in progress replaces, until it started or failed (a copy of its jar). */
+    private final Map<String, TopologyStore.Stored> replaced = new java.util.concurrent.ConcurrentHashMap<>();
 
     ServerUpgrades(TopologyStore current) throws IOException {
         this.current = current;
@@ -37,15 +40,18 @@ final class ServerUpgrades {
     }
 
     /**
-     * Stores a submission, taking over {@code jar}; with {@code upgrade} the stored version is kept as the previous
-     * one first. The upgrade's keys are not stored: a restart starts the stored version as a plain submit.
+     * Stores a submission, taking over {@code jar}; with {@code upgrade} the stored version is set aside, to become
+     * the previous one once the new version started ({@link #started}) or to be stored again if it did not
+     * ({@link #undo}): a refused upgrade leaves the kept previous version as it was. The upgrade's keys are not
+     * stored: a restart starts the stored version as a plain submit.
      */
     TopologyStore.Stored save(String name, Path jar, Map<String, Object> conf, StormTopology topology,
                               TopologyInitialStatus status, boolean upgrade) throws IOException {
         if (upgrade) {
             TopologyStore.Stored stored = current.load(name);
             if (stored != null) {
-                previous.save(name, copyOfJar(stored), stored.conf(), stored.topology(), stored.status());
+                replaced.put(name, new TopologyStore.Stored(name, copyOfJar(stored), stored.conf(), stored.topology(),
+                    stored.status(), Map.of()));
             }
         }
         Map<String, Object> kept = new HashMap<>(conf);
@@ -53,12 +59,24 @@ final class ServerUpgrades {
         return current.save(name, jar, kept, topology, status);
     }
 
-    /** A submission that did not start: forgotten or, for an upgrade, the kept previous version stored again. */
+    /** The submission {@link #save}d for {@code name} started: the version it replaced becomes the previous one. */
+    void started(String name) {
+        TopologyStore.Stored was = replaced.remove(name);
+        if (was != null) {
+            try {
+                previous.save(name, was.jar(), was.conf(), was.topology(), was.status());
+            } catch (IOException e) {
+                LOG.error("Cannot keep the previous version of {}: {}", name, e.toString());
+            }
+        }
+    }
+
+    /** A submission that did not start: forgotten or, for an upgrade, the version it was to replace stored again. */
     void undo(String name, boolean upgrade) {
         try {
-            TopologyStore.Stored kept = upgrade ? previous.load(name) : null;
-            if (kept != null) {
-                current.save(name, copyOfJar(kept), kept.conf(), kept.topology(), kept.status());
+            TopologyStore.Stored was = upgrade ? replaced.remove(name) : null;
+            if (was != null) {
+                current.save(name, was.jar(), was.conf(), was.topology(), was.status());
             } else if (!upgrade) {
                 current.remove(name);
             }

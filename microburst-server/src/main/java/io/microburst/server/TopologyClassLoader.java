@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * Microburst, the logging facades) always comes from the server, so that a jar which bundles storm-client still hands
  * the runtime Storm's own types.
  */
-final class TopologyClassLoader extends URLClassLoader {
+public final class TopologyClassLoader extends URLClassLoader {
     /** Packages that must be the server's: a second copy would be a different type to the runtime. */
     private static final String[] SHARED = {
         "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.apache.storm.", "io.microburst.", "org.slf4j.",
@@ -22,7 +22,7 @@ final class TopologyClassLoader extends URLClassLoader {
         registerAsParallelCapable();
     }
 
-    TopologyClassLoader(String topologyName, Path jar, ClassLoader parent) throws IOException {
+    public TopologyClassLoader(String topologyName, Path jar, ClassLoader parent) throws IOException {
         super("topology-" + topologyName, new URL[] {jar.toUri().toURL()}, parent);
     }
 

@@ -1,5 +1,6 @@
 package io.microburst.cli.local;
 
+import io.microburst.cluster.upgrade.UpgradeOptions;
 import io.microburst.server.nimbus.ClusterNimbus;
 import io.microburst.server.nimbus.SubmittedConf;
 import java.nio.ByteBuffer;
@@ -44,6 +45,8 @@ public final class LocalNimbus extends ClusterNimbus {
     private final Map<String, AtomicLong> openUploads = new ConcurrentHashMap<>();
     private final AtomicLong uploadSequence = new AtomicLong();
     private final AtomicLong uploadedBytes = new AtomicLong();
+    /** Set while {@code --watch} reloads the jar: submits of running names are their new versions ({@link JarWatch}). */
+    private volatile boolean reloading;
 
     /**
      * @param cluster the cluster every call is forwarded to; not closed by this object
@@ -57,6 +60,23 @@ public final class LocalNimbus extends ClusterNimbus {
     /** Names of the topologies submitted through this adapter and not killed through it, sorted. */
     public Set<String> submittedTopologies() {
         return new TreeSet<>(submitted);
+    }
+
+    /**
+     * While set, a submit asks for {@code microburst.upgrade} and a running topology's name is allowed to
+     * {@code StormSubmitter}'s check, so that the main run again from a changed jar upgrades what runs.
+     */
+    void reloading(boolean on) {
+        reloading = on;
+    }
+
+    boolean reloading() {
+        return reloading;
+    }
+
+    @Override
+    public boolean isTopologyNameAllowed(String name) throws TException {
+        return super.isTopologyNameAllowed(name) || reloading && submitted.contains(name);
     }
 
     /** Total jar bytes received by {@code uploadChunk} and discarded. */
@@ -84,6 +104,9 @@ public final class LocalNimbus extends ClusterNimbus {
     Map<String, Object> topologyConf(String jsonConf) throws InvalidTopologyException {
         Map<String, Object> conf = SubmittedConf.parse(jsonConf);
         conf.putAll(confOverrides);
+        if (reloading) {
+            conf.put(UpgradeOptions.UPGRADE, true);
+        }
         return conf;
     }
 

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +28,9 @@ import org.apache.storm.utils.NimbusClient;
 
 /**
  * {@code microburst local}: runs a topology jar's main against an in-process cluster, keeps the cluster running for
- * the requested duration (or until the JVM is asked to stop), then stops every topology gracefully.
+ * the requested duration (or until the JVM is asked to stop), then stops every topology gracefully. With
+ * {@code --watch} it runs a copy of the jar and, while it waits, reloads its topologies when the jar changes
+ * ({@link JarWatch}); a main that runs its own {@code new LocalCluster()} is not reloaded.
  *
  * <p>Runs on the calling thread; registers a shutdown hook for Ctrl-C and removes it when it returns normally. Uses
  * process-wide state that Storm's submitter reads (the {@code storm.jar} system property and the
@@ -41,6 +45,8 @@ public final class LocalRun {
     private static final Duration LEFTOVER_GRACE = Duration.ofSeconds(1);
     /** Marks a usage error crossing back from the topology's class loader. */
     private static final String USAGE_PREFIX = "usage: ";
+    /** How often {@code --watch} looks at the jar; a change is taken once it held still for one look. */
+    private static final Duration WATCH_POLL = Duration.ofMillis(250);
 
     private final Command.Local command;
     private final Supplier<? extends ILocalCluster> clusterFactory;
@@ -76,10 +82,10 @@ public final class LocalRun {
         thread.setContextClassLoader(jar.classLoader());
         try {
             Class<?> inside = Class.forName(LocalRun.class.getName(), true, jar.classLoader());
-            Method entry = inside.getMethod("runInTopologyLoader", Optional.class, Map.class, Path.class, String.class,
-                    List.class, Future.class, PrintStream.class, PrintStream.class);
-            return (Integer) entry.invoke(null, command.duration(), command.confOverrides(), jar.path(),
-                    command.mainClass(), command.mainArgs(), loggers, out, err);
+            Method entry = inside.getMethod("runInTopologyLoader", Optional.class, Map.class, Path.class, Path.class,
+                    boolean.class, String.class, List.class, Future.class, PrintStream.class, PrintStream.class);
+            return (Integer) entry.invoke(null, command.duration(), command.confOverrides(), command.jar(), jar.path(),
+                    command.watch(), command.mainClass(), command.mainArgs(), loggers, out, err);
         } catch (InvocationTargetException e) {
             throw rethrown(e.getCause());
         } catch (ReflectiveOperationException e) {
@@ -113,13 +119,17 @@ public final class LocalRun {
      * parameters and exceptions are JDK types only, since Microburst's and Storm's classes differ between the loaders.
      * The jar's own loggers ({@link JarLoggers}: shown, then kept names) are set here, before the main class is loaded,
      * in the log4j2 configuration of this loader, which is the one the topology's classes log through.
+     *
+     * @param jar the jar as the user named it (watched with {@code watch})
+     * @param loaded the file the loader reads: the jar, or with {@code watch} a copy of it, which a rebuild does not
+     *     change under the running version
      */
     public static int runInTopologyLoader(Optional<Duration> duration, Map<String, Object> confOverrides, Path jar,
-                                          String mainClass, List<String> mainArgs, Future<List<List<String>>> loggers,
-                                          PrintStream out, PrintStream err)
+                                          Path loaded, boolean watch, String mainClass, List<String> mainArgs,
+                                          Future<List<List<String>>> loggers, PrintStream out, PrintStream err)
             throws InterruptedException, IllegalArgumentException {
         applyJarLoggers(loggers, err);
-        Command.Local command = new Command.Local(duration, confOverrides, jar, mainClass, mainArgs);
+        Command.Local command = new Command.Local(duration, confOverrides, jar, mainClass, mainArgs, watch);
         LocalRun run = new LocalRun(command, ClusterFactory.fromSystemProperties(), out, err);
         Method main;
         try {
@@ -127,7 +137,7 @@ public final class LocalRun {
         } catch (UsageException e) {
             throw new IllegalArgumentException(USAGE_PREFIX + e.getMessage());
         }
-        return run.runWithCluster(jar, main);
+        return run.runWithCluster(loaded, main);
     }
 
     /** Maps what the run inside the topology's class loader threw to what {@link #run()} declares. */
@@ -197,6 +207,10 @@ public final class LocalRun {
             return 1;
         }
         if (nimbus.submittedTopologies().isEmpty() && own.madeAny()) {
+            if (command.watch()) {
+                err.println("microburst: --watch reloads topologies submitted with StormSubmitter; " + command.mainClass()
+                        + ".main runs its own LocalCluster, so " + command.jar().getFileName() + " is not watched");
+            }
             return waitForOwnClusters(own.open());
         }
         if (nimbus.submittedTopologies().isEmpty()) {
@@ -206,8 +220,14 @@ public final class LocalRun {
             out.println("microburst: running " + String.join(", ", nimbus.submittedTopologies())
                     + describe(command.duration()));
         }
-        HaltWatch watch = new HaltWatch(nimbus.cluster(), nimbus::submittedTopologies);
-        Optional<String> halted = watch.awaitHaltOrEnd(command.duration());
+        // while --watch reloads, the name goes from one version to the next: not a halt
+        HaltWatch watch = new HaltWatch(nimbus.cluster(), () -> nimbus.reloading() ? Set.of()
+                : nimbus.submittedTopologies());
+        Optional<String> halted;
+        try (JarWatch reloads = command.watch() ? JarWatch.start(command.jar(), command.mainClass(),
+                command.mainArgs(), nimbus, out, err, WATCH_POLL) : null) {
+            halted = watch.awaitHaltOrEnd(command.duration());
+        }
         if (halted.isPresent()) {
             err.println("microburst: " + halted.get());
             return 1;
@@ -263,12 +283,22 @@ public final class LocalRun {
     private TopologyJar openJar() throws UsageException {
         TopologyJar jar;
         try {
-            jar = new TopologyJar(command.jar());
+            jar = new TopologyJar(command.watch() ? copyOf(command.jar()) : command.jar());
         } catch (IOException e) {
             throw new UsageException(e.getMessage());
         }
         jar.bundlingNote().ifPresent(note -> err.println("microburst: " + note));
         return jar;
+    }
+
+    /** A copy of the jar for {@code --watch}, deleted when the process exits. */
+    private static Path copyOf(Path jar) throws IOException {
+        if (!Files.isRegularFile(jar) || !Files.isReadable(jar)) {
+            throw new IOException("not a readable jar file: " + jar);
+        }
+        Path copy = Files.createTempFile("microburst-watch-", ".jar");
+        copy.toFile().deleteOnExit();
+        return Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /**

@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.storm.generated.TopologySummary;
 
 /**
@@ -28,7 +31,21 @@ public final class UpgradeHistory {
             return "upgraded to version " + version + " (" + fromId + " -> " + toId + ") at " + Instant.ofEpochMilli(
                 atMillis) + ", output gap " + gapMillis + " ms" + (failedBack > 0 ? ", " + failedBack + " replayed" : "");
         }
+
+        /** The upgrade a {@link #describe()} line tells of (a topology summary's {@code sched_status}), if it is one. */
+        public static Optional<Upgrade> parse(String line) {
+            Matcher m = line == null ? null : DESCRIBED.matcher(line);
+            if (m == null || !m.matches()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Upgrade(Integer.parseInt(m.group(1)), m.group(2), m.group(3),
+                Instant.parse(m.group(4)).toEpochMilli(), Long.parseLong(m.group(5)),
+                m.group(6) == null ? 0 : Long.parseLong(m.group(6))));
+        }
     }
+
+    private static final Pattern DESCRIBED = Pattern.compile(
+        "upgraded to version (\\d+) \\((\\S+) -> (\\S+)\\) at (\\S+), output gap (\\d+) ms(?:, (\\d+) replayed)?");
 
     private final Map<String, List<Upgrade>> byName = new ConcurrentHashMap<>();
 

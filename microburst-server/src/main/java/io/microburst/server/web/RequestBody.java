@@ -21,7 +21,7 @@ public final class RequestBody {
     public static final class TooLarge extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        TooLarge(String message) {
+        public TooLarge(String message) {
             super(message, null, false, false);
         }
     }

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * fill, backpressure, latency histograms), and pages for people ({@code /}, {@code /topology.html}, {@code /component.html}) that read the
  * same API. Listens on the server's bind address only, over HTTP and/or HTTPS ({@link TlsSettings}); beyond loopback
  * every request needs the token ({@link ReadAuth}). Requests that change state ({@code POST} at Storm's paths
- * {@code .../activate}, {@code .../deactivate}, {@code .../kill/WAIT}, {@code .../rebalance/WAIT}) must carry the
+ * {@code .../activate}, {@code .../deactivate}, {@code .../kill/WAIT}, {@code .../rebalance/WAIT}, and Microburst's {@code .../upgrade} and
+ * {@code .../rollback}) must carry the
  * server's token in the {@value #TOKEN_HEADER} header (or as {@code Authorization: Bearer}); the pages get it
  * embedded, so another web site cannot make a browser act on the server (no CORS header is ever sent, and {@link OriginGuard} refuses foreign hosts and origins).
  * Errors answer Storm's JSON {@code {"error": "STATUS REASON", "errorMessage": MESSAGE}}. Nothing that arrives is
@@ -48,6 +49,9 @@ public final class WebServer implements AutoCloseable {
     private static final Pattern GRAPH = Pattern.compile("/api/v1/topology/([^/]+)/graph");
     private static final Pattern TUPLES = Pattern.compile("/api/v1/topology/([^/]+)/tuples");
     private static final Pattern FLAME = Pattern.compile("/api/v1/topology/([^/]+)/component/([^/]+)/flamegraph");
+    private static final Pattern UPGRADE = Pattern.compile("/api/v1/topology/([^/]+)/(upgrade|rollback)");
+    /** How long an upgrade request's connection may go without a byte while the new version's main runs. */
+    private static final long UPGRADE_IDLE_MILLIS = 15 * 60_000L;
 
     private final JettyServer http;
     private final ApiRoutes api;
@@ -56,6 +60,7 @@ public final class WebServer implements AutoCloseable {
     private final FlameGraphApi flame;
     private final TuplesApi tuples;
     private final PageFiles pages;
+    private final UpgradeApi upgrades;
     private final String token;
     private final String tokenFile;
     private final long maxBodyBytes;
@@ -69,10 +74,12 @@ public final class WebServer implements AutoCloseable {
      * @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where profiling dumps go
      * @param debug the server's debug sampling, shared with Nimbus' {@code debug}
      * @param maxBodyBytes the largest request body read ({@value #HTTP_MAX_BODY_BYTES}); larger ones are answered 413
+     * @param mains runs an upgrade's new jar ({@code POST .../upgrade})
      */
     public WebServer(Nimbus.Iface nimbus, MicroburstCluster cluster, String host, int port, TlsSettings tls,
                      AllowedHosts allowed, ReadAccess access, Path artifacts,
-                     DebugSampling debug, long maxBodyBytes) throws Exception {
+                     DebugSampling debug, long maxBodyBytes, JarMains mains) throws Exception {
+        this.upgrades = new UpgradeApi(nimbus, mains);
         this.api = new ApiRoutes(nimbus, cluster, artifacts, debug);
         this.metrics = new PrometheusMetrics(cluster);
         this.graph = new GraphApi(nimbus, cluster);
@@ -172,13 +179,14 @@ public final class WebServer implements AutoCloseable {
         }
 
         private void post(Request request, Response response, Callback callback, String path) throws Exception {
-            if (!ApiRoutes.isAction(path)) {
+            Matcher upgrade = UPGRADE.matcher(path);
+            if (!ApiRoutes.isAction(path) && !upgrade.matches()) {
                 Matcher waitless = WAITLESS.matcher(path);
                 json(response, callback, 404, error(404, waitless.matches()
                     ? "no such operation: " + path + "; Storm's path is " + path.replaceAll("/$", "")
                     + "/WAIT_SECONDS (for example /" + waitless.group(2) + "/30; 0 for at once)"
                     : "no such operation: " + path + " (use /api/v1/topology/ID/activate, /deactivate, /kill/WAIT_SECONDS, "
-                    + "/rebalance/WAIT_SECONDS, /logconfig, /debug/enable|disable/PERCENT or "
+                    + "/rebalance/WAIT_SECONDS, /upgrade, /rollback, /logconfig, /debug/enable|disable/PERCENT or "
                     + "/component/COMPONENT/debug/enable|disable/PERCENT)"));
                 return;
             }
@@ -186,8 +194,24 @@ public final class WebServer implements AutoCloseable {
                 json(response, callback, 403, noToken("POST", path));
                 return;
             }
+            if (upgrade.matches()) {
+                json(response, callback, 200, upgrade(request, upgrade.group(1), upgrade.group(2)));
+                return;
+            }
             json(response, callback, 200, api.post(path, () -> RequestBody.read(request, maxBodyBytes,
                 "the body of POST " + path, HTTP_MAX_BODY_BYTES)));
+        }
+
+        /** Microburst's upgrade or rollback ({@link UpgradeApi}); the request waits while the new version starts. */
+        private Map<String, Object> upgrade(Request request, String id, String what) throws Exception {
+            if ("rollback".equals(what)) {
+                return upgrades.rollback(id);
+            }
+            Fields query = QueryParameters.of(request);
+            request.getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(UPGRADE_IDLE_MILLIS);
+            try (UpgradeBody body = new UpgradeBody(request)) {
+                return upgrades.upgrade(id, query, body);
+            }
         }
 
         private Map<String, Object> noToken(String method, String path) {

@@ -149,6 +149,26 @@ class PagesBrowserTest {
     }
 
     @Test
+    void upgradeDialogSendsTheJarAndShowsTheRefusal() throws Exception {
+        String id = WebTestServer.submit(server, "page-upgraded");
+        browser.open(url("/topology.html?id=" + id));
+        browser.await("Upgrade enabled, Roll back not before an upgrade", () -> browser.find("#upgrade").isEnabled()
+            && !browser.find("#rollback").isEnabled());
+        Path notJar = Files.writeString(dir.resolve("not-a.jar"), "not a jar");
+        browser.click("#upgrade");
+        assertTrue(browser.find("#upgrade-dialog").isDisplayed());
+        browser.find("#upgrade-jar").sendKeys(notJar.toString());
+        browser.type("#upgrade-main", "com.example.Main");
+        browser.type("#upgrade-wait", "5");
+        browser.screenshot("topology-upgrade-dialog");
+        browser.click("#upgrade-confirm");
+        browser.await("the server's refusal shown", () -> browser.text("#error").contains("the upload is not a jar"));
+        assertFalse(browser.find("#upgrade-dialog").isDisplayed());
+        assertEquals("ACTIVE", WebTestServer.status(server, "page-upgraded"), "the running version untouched");
+        assertEquals(id, server.cluster().getTopologySummaryByName("page-upgraded").get_id());
+    }
+
+    @Test
     void componentPageAnswersAtStormsUrl() throws Exception {
         browser.open(url("/component.html?id=count&topology_id=" + words));
 
@@ -248,6 +268,8 @@ class PagesBrowserTest {
         browser.await("the page filled", () -> browser.text("#summary tbody td").equals(WORDS));
 
         browser.click("#log-level");
+        // the dialog opens once the current levels were fetched
+        browser.await("the log level dialog open", () -> browser.find("#log-dialog").isDisplayed());
         browser.type("#log-logger", "io.microburst.pagetest");
         browser.type("#log-timeout", "60");
         browser.click("#log-confirm");
