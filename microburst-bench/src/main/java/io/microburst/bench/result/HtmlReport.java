@@ -268,6 +268,7 @@ public final class HtmlReport {
             case CEILING_LOOP -> "#555555";
             case CEILING_SPSC -> "#999999";
             case STORM_CLUSTER_2W -> "#8c564b";
+            case FLINK -> "#e377c2";
         };
     }
 }
