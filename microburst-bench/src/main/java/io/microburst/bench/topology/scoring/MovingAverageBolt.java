@@ -2,6 +2,7 @@ package io.microburst.bench.topology.scoring;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.BasicOutputCollector;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseBasicBolt;
@@ -18,7 +19,7 @@ public final class MovingAverageBolt extends BaseBasicBolt {
     private transient Map<String, MovingAverage> averages;
 
     @Override
-    public void prepare(Map<String, Object> topoConf, org.apache.storm.task.TopologyContext context) {
+    public void prepare(Map<String, Object> topoConf, TopologyContext context) {
         this.averages = new HashMap<>();
     }
 
