@@ -11,6 +11,7 @@ import io.microburst.bench.run.ChildLauncher;
 import io.microburst.bench.run.EtaEstimator;
 import io.microburst.bench.run.Progress;
 import io.microburst.bench.run.RunSpec;
+import io.microburst.bench.runtime.FlinkRuntime;
 import io.microburst.bench.runtime.RuntimeId;
 import io.microburst.bench.workload.BenchData;
 import io.microburst.bench.workload.Workload;
@@ -28,6 +29,10 @@ import java.util.List;
  * for a number of rounds; prints the summary table and writes JSON, CSV and an HTML report to the results folder.
  */
 public final class BenchMain {
+    /** Said once, and as the reason of every Flink run, when the Flink module has not been built. */
+    static final String FLINK_MISSING = "flink: skipped, its jars are not built (they are kept out of the default build); "
+        + FlinkRuntime.HOW_TO_BUILD;
+
     private BenchMain() {
     }
 
@@ -87,10 +92,18 @@ public final class BenchMain {
                 progress.message("Preparing the email data set in " + BenchData.dir() + " ...");
                 BenchData.emails();
             }
+            boolean flinkMissing = options.runtimes().contains(RuntimeId.FLINK) && FlinkRuntime.classPath().isEmpty();
+            if (flinkMissing) {
+                progress.message(FLINK_MISSING);
+            }
             for (int i = 0; i < plan.size(); i++) {
                 RunSpec spec = plan.get(i);
                 RunResult result;
-                if (!spec.runtime().supports(spec.workload())) {
+                if (flinkMissing && spec.runtime() == RuntimeId.FLINK && spec.runtime().supports(spec.workload())) {
+                    result = RunResult.notMeasured(spec.workload().name(), spec.workload().family(),
+                        spec.workload().parallelism(), spec.runtime().id(), spec.round(), RunStatus.SKIPPED, FLINK_MISSING,
+                        spec.workload().unit());
+                } else if (!spec.runtime().supports(spec.workload())) {
                     result = RunResult.notMeasured(spec.workload().name(), spec.workload().family(),
                         spec.workload().parallelism(), spec.runtime().id(), spec.round(), RunStatus.SKIPPED,
                         spec.runtime().id() + " has no implementation of " + spec.workload().name(), spec.workload().unit());

@@ -53,8 +53,9 @@ public record BenchOptions(boolean quick, List<String> only, List<RuntimeId> run
             description = "Run only these workloads (a name, or a family such as wordcount); repeatable.")
         List<String> only = new ArrayList<>();
         @Option(names = "--runtimes", paramLabel = "ID[,ID...]",
-            description = {"Any of microburst,storm,storm-tuned,ceiling-loop,ceiling-spsc,storm-cluster-2w (default: all but",
-                "storm-cluster-2w, which starts a real Storm cluster per run)."})
+            description = {"Any of microburst,storm,storm-tuned,flink,ceiling-loop,ceiling-spsc,storm-cluster-2w (default: all",
+                "but storm-cluster-2w, which starts a real Storm cluster per run; flink needs the microburst-bench-flink",
+                "module, built with -P flink)."})
         String runtimes;
         @Option(names = "--rounds", paramLabel = "N",
             description = "Rounds per workload and runtime (default 3), runtimes interleaved.")

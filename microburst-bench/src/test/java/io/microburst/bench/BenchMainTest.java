@@ -8,6 +8,7 @@ import io.microburst.bench.result.BenchMeta;
 import io.microburst.bench.result.ResultsFiles;
 import io.microburst.bench.result.RunResult;
 import io.microburst.bench.result.RunStatus;
+import io.microburst.bench.runtime.FlinkRuntime;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -58,5 +59,24 @@ class BenchMainTest {
     void helpPrintsUsage() {
         assertEquals(0, BenchMain.run(BenchOptions.parse("--help"), out, false));
         assertTrue(console.toString(StandardCharsets.UTF_8).contains("--report-from"));
+    }
+
+    @Test
+    void withoutFlinksJarsTheFlinkRunsAreSkippedWithWhatToDo(@TempDir Path dir) throws Exception {
+        System.setProperty(FlinkRuntime.LIB_PROPERTY, dir.resolve("not-built").toString());
+        try {
+            int exit = BenchMain.run(BenchOptions.parse("--only", "scoring-p1", "--runtimes", "flink", "--rounds", "2",
+                "--out", dir.toString()), out, false);
+            assertEquals(0, exit);
+        } finally {
+            System.clearProperty(FlinkRuntime.LIB_PROPERTY);
+        }
+        String console = this.console.toString(StandardCharsets.UTF_8);
+        assertTrue(console.contains("flink: skipped, its jars are not built"), console);
+        assertTrue(console.contains("-P flink"), console);
+        List<RunResult> runs = ResultsFiles.read(dir.resolve(ResultsFiles.JSON)).runs();
+        assertEquals(2, runs.size());
+        assertTrue(runs.stream().allMatch(r -> r.status() == RunStatus.SKIPPED && r.error().startsWith("flink: skipped")),
+            runs.toString());
     }
 }

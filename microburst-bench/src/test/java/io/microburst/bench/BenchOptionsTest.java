@@ -19,8 +19,8 @@ class BenchOptionsTest {
         assertEquals(10, o.warmupSeconds());
         assertEquals(20, o.measureSeconds());
         // Every runtime but the real Storm cluster, which starts a cluster per run and is chosen with --runtimes.
-        assertEquals(List.of(RuntimeId.MICROBURST, RuntimeId.STORM, RuntimeId.STORM_TUNED, RuntimeId.CEILING_LOOP,
-            RuntimeId.CEILING_SPSC), o.runtimes());
+        assertEquals(List.of(RuntimeId.MICROBURST, RuntimeId.STORM, RuntimeId.STORM_TUNED, RuntimeId.FLINK,
+            RuntimeId.CEILING_LOOP, RuntimeId.CEILING_SPSC), o.runtimes());
         assertEquals(List.of(RuntimeId.STORM_CLUSTER_2W),
             BenchOptions.parse("--runtimes", "storm-cluster-2w").runtimes());
         assertEquals(List.of("-Xmx2g"), o.heap());

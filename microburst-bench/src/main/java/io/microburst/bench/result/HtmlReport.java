@@ -40,6 +40,7 @@ public final class HtmlReport {
         html.append("<h2>Summary: median of rounds</h2>\n");
         summaryTable(html, rows);
         ratioChart(html, rows);
+        flinkRatioChart(html, rows);
         scalingCharts(html, meta, rows);
         latencyCharts(html, rows);
         failures(html, runs);
@@ -97,6 +98,37 @@ public final class HtmlReport {
      * Microburst's ratios against Storm's defaults, per workload: throughput, and throughput per core used (so a
      * workload that wins only by using more cores shows it). Variants that Storm does not run use their twin's figures.
      */
+    /**
+     * Microburst's ratios against Flink's local execution, for the workloads Flink ran: throughput, and throughput per core
+     * used. Nothing when Flink ran none.
+     */
+    private static void flinkRatioChart(StringBuilder html, List<SummaryRow> rows) {
+        Map<String, SummaryRow> flink = new LinkedHashMap<>();
+        for (SummaryRow row : rows) {
+            if (row.runtime().equals(RuntimeId.FLINK.id()) && row.roundsOk() > 0) {
+                flink.put(row.workload(), row);
+            }
+        }
+        RatioChart chart = new RatioChart("Microburst against Flink's local execution, per workload (log scale; 1x = as "
+            + "fast as Flink)");
+        for (SummaryRow row : rows) {
+            SummaryRow theirs = flink.get(row.workload());
+            if (!row.runtime().equals(RuntimeId.MICROBURST.id()) || row.roundsOk() == 0 || theirs == null) {
+                continue;
+            }
+            chart.add(new RatioChart.Bar(row.workload(), "throughput", Stats.ratio(row.throughput(), theirs.throughput()),
+                color(RuntimeId.MICROBURST)));
+            chart.add(new RatioChart.Bar(row.workload(), "per core", Stats.ratio(row.perCore(), theirs.perCore()),
+                "#f28e8e"));
+        }
+        if (chart.isEmpty()) {
+            return;
+        }
+        html.append("<h2>Ratios against Flink</h2>\n<p class=\"note\">Median throughput over Flink's median in the same run, "
+            + "and the same per CPU core used, for the workloads with a Flink DataStream version.</p>\n<figure>")
+            .append(chart.render(CHART_WIDTH)).append("</figure>\n");
+    }
+
     private static void ratioChart(StringBuilder html, List<SummaryRow> rows) {
         Map<String, SummaryRow> storm = new LinkedHashMap<>();
         for (SummaryRow row : rows) {
@@ -268,6 +300,7 @@ public final class HtmlReport {
             case CEILING_LOOP -> "#555555";
             case CEILING_SPSC -> "#999999";
             case STORM_CLUSTER_2W -> "#8c564b";
+            case FLINK -> "#e377c2";
         };
     }
 }

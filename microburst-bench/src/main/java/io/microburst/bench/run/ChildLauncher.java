@@ -4,6 +4,8 @@ import io.microburst.bench.RunOne;
 import io.microburst.bench.result.ResultLine;
 import io.microburst.bench.result.RunResult;
 import io.microburst.bench.result.RunStatus;
+import io.microburst.bench.runtime.FlinkRuntime;
+import io.microburst.bench.runtime.RuntimeId;
 import io.microburst.bench.runtime.TempDirs;
 import io.microburst.bench.workload.BenchData;
 import io.microburst.stormcluster.StormCluster;
@@ -19,8 +21,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
- * Runs one {@link RunSpec} in a fresh JVM: {@code java} from this JVM's home, this JVM's class path, the same heap flags for
- * every runtime, started from an argument list (never a shell). The child's output goes to a log file; its result line is
+ * Runs one {@link RunSpec} in a fresh JVM: {@code java} from this JVM's home, this JVM's class path (for a Flink run, the
+ * Flink module's own, see {@link FlinkRuntime}), the same heap flags for every runtime, started from an argument list
+ * (never a shell). The child's output goes to a log file; its result line is
  * read from there. A child that overruns is killed, and so is a running child when this JVM exits.
  *
  * <p>Each child gets a scratch directory of its own as {@code java.io.tmpdir} (and as the directory RocksDB unpacks its
@@ -73,7 +76,7 @@ public final class ChildLauncher {
         command.add("-D" + BenchData.PROPERTY + "=" + BenchData.dir());
         command.add("-Djava.io.tmpdir=" + scratch);
         command.add("-cp");
-        command.add(classPath);
+        command.add(spec.runtime() == RuntimeId.FLINK ? FlinkRuntime.classPath().orElse(classPath) : classPath);
         command.add(mainClass);
         command.add(spec.workload().name());
         command.add(spec.runtime().id());

@@ -47,6 +47,7 @@ public final class EtaEstimator {
         return switch (runtime) {
             case STORM, STORM_TUNED -> 14; // ZooKeeper, Nimbus, supervisor, worker start; slot shutdown
             case MICROBURST -> 3;
+            case FLINK -> 5; // a MiniCluster: RPC services, a TaskManager, job submission
             case CEILING_LOOP, CEILING_SPSC -> 1;
             case STORM_CLUSTER_2W -> 45; // a cluster of its own: daemons, two worker JVMs, kill and stop
         };

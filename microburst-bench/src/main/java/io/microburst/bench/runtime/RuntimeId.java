@@ -13,6 +13,12 @@ public enum RuntimeId {
     STORM("storm", "Storm defaults"),
     /** Apache Storm 2.8.3 LocalCluster with its own storm-perf settings (busy wait for latency workloads). */
     STORM_TUNED("storm-tuned", "Storm tuned"),
+    /**
+     * Apache Flink 1.20's local execution (a MiniCluster in the run's JVM) running the workload's own DataStream version,
+     * on Flink's defaults; only workloads that have one. Its jars come from the separately built
+     * {@code microburst-bench-flink} module and are given to its child JVMs alone (see {@link FlinkRuntime}).
+     */
+    FLINK("flink", "Flink 1.20 local"),
     /** The workload's work in one hand-written loop on one thread: the fusion ceiling. */
     CEILING_LOOP("ceiling-loop", "1-thread loop"),
     /** Spout work and bolt work on two threads joined by one JCTools SPSC queue: the messaging ceiling. */
@@ -47,6 +53,7 @@ public enum RuntimeId {
         return switch (this) {
             case MICROBURST -> true;
             case STORM, STORM_TUNED -> workload.stormTwin() == null;
+            case FLINK -> workload.stormTwin() == null && workload.flinkJob() != null;
             case CEILING_LOOP -> workload.hasCeiling();
             case CEILING_SPSC -> workload.hasSpscCeiling();
             case STORM_CLUSTER_2W -> workload.stormTwin() == null && workload.latency() == LatencyKind.NONE;

@@ -31,6 +31,7 @@ public final class Runtimes {
                 yield () -> LoopCeiling.start(work);
             }
             case STORM_CLUSTER_2W -> StormClusterDeployment.prepare(workload);
+            case FLINK -> FlinkRuntime.prepare(workload);
             case CEILING_SPSC -> {
                 CeilingWork work = workload.ceilingWork();
                 yield () -> SpscCeiling.start(work);

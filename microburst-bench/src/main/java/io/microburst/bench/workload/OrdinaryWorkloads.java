@@ -17,11 +17,14 @@ import org.apache.storm.tuple.Fields;
  *
  * <p>Stateless; any thread.
  */
-final class OrdinaryWorkloads {
+public final class OrdinaryWorkloads {
     /** Tasks per component of the automatic-parallelism workloads (WordCount p=4 with fewer executors). */
     static final int AUTO_TASKS = 4;
     /** Decision interval of {@code wordcount-ordinary-p4-auto}, seconds: three decisions fit in its warm-up. */
     static final int AUTO_INTERVAL_SECS = 2;
+
+    /** The Flink job of the ordinary WordCount. */
+    public static final String WORDCOUNT_FLINK_JOB = "wordcount-ordinary";
 
     private OrdinaryWorkloads() {
     }
@@ -47,6 +50,7 @@ final class OrdinaryWorkloads {
                 b.setBolt("count", new WordCountBolt(), parallelism).fieldsGrouping("split", new Fields("word"));
                 return b.createTopology();
             })
+            .flinkJob(WORDCOUNT_FLINK_JOB)
             .build();
     }
 

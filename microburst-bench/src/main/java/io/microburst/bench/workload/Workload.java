@@ -23,6 +23,7 @@ public final class Workload {
     private final boolean spscCeiling;
     private final String stormTwin;
     private final int minWarmupSeconds;
+    private final String flinkJob;
 
     private Workload(Builder b) {
         this.name = Objects.requireNonNull(b.name);
@@ -37,6 +38,15 @@ public final class Workload {
         this.spscCeiling = b.spscCeiling;
         this.stormTwin = b.stormTwin;
         this.minWarmupSeconds = b.minWarmupSeconds;
+        this.flinkJob = b.flinkJob;
+    }
+
+    /**
+     * The name of this workload's Flink DataStream version (run by the bench's Flink runtime with this workload's
+     * parallelism), or null when it has none. Variants ({@link #toBuilder}) do not inherit it.
+     */
+    public String flinkJob() {
+        return flinkJob;
     }
 
     /**
@@ -149,6 +159,7 @@ public final class Workload {
         private boolean spscCeiling;
         private String stormTwin;
         private int minWarmupSeconds;
+        private String flinkJob;
 
         private Builder(String name) {
             this.name = name;
@@ -204,6 +215,12 @@ public final class Workload {
         /** The least warm-up of this workload (see {@link Workload#minWarmupSeconds()}). */
         public Builder minWarmupSeconds(int seconds) {
             this.minWarmupSeconds = seconds;
+            return this;
+        }
+
+        /** Names this workload's Flink DataStream version (see {@link Workload#flinkJob()}). */
+        public Builder flinkJob(String job) {
+            this.flinkJob = job;
             return this;
         }
 

@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Every workload of the suite, in the order they run and report, and the subset {@code --quick} runs. The workloads
  * themselves are built by family: {@link MessagingWorkloads}, {@link AppWorkloads}, {@link OrdinaryWorkloads},
- * {@link LatencyWorkloads}, {@link ChainWorkloads}, with the Microburst-only {@link WorkloadVariants} of some of them. Stateless.
+ * {@link LatencyWorkloads}, {@link ChainWorkloads}, {@link ScoringWorkloads}, with the Microburst-only {@link WorkloadVariants} of some of them. Stateless.
  */
 public final class WorkloadCatalog {
     /** Highest WordCount parallelism (the scaling curve runs 1 to this). */
@@ -63,6 +63,9 @@ public final class WorkloadCatalog {
         all.add(OrdinaryWorkloads.ordinaryWordCountExecutors(1, true));
         all.add(OrdinaryWorkloads.ordinaryRollingSort());
         all.add(WorkloadVariants.staticPlacement(OrdinaryWorkloads.ordinaryRollingSort()));
+        for (int p : ScoringWorkloads.PARALLELISMS) {
+            all.add(ScoringWorkloads.scoring(p));
+        }
         all.add(OrdinaryWorkloads.slowBolt());
         all.add(WorkloadVariants.staticPlacement(OrdinaryWorkloads.slowBolt()));
         for (int p = 1; p <= MAX_ENRON_PARALLELISM; p++) {

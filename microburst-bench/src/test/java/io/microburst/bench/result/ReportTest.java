@@ -56,6 +56,18 @@ class ReportTest {
     }
 
     @Test
+    void flinkGetsARatioChartOfItsOwnOnlyWhenItRan() {
+        assertFalse(HtmlReport.render(META, RUNS, Summary.of(RUNS)).contains("Ratios against Flink"));
+        List<RunResult> withFlink = List.of(ok("scoring-p1", "microburst", 1, 6e6), ok("scoring-p1", "storm", 1, 1e6),
+            ok("scoring-p1", "flink", 1, 3e6));
+        String html = HtmlReport.render(META, withFlink, Summary.of(withFlink));
+        int section = html.indexOf("Ratios against Flink");
+        assertTrue(section > 0, "a section for Flink");
+        assertTrue(html.indexOf(Format.ratio(2.0) + " throughput", section) > 0, "twice Flink's throughput, drawn so");
+        assertTrue(html.indexOf(Format.ratio(2.0) + " per core", section) > 0, "twice Flink's per core, drawn so");
+    }
+
+    @Test
     void everyResultsFileIsWrittenAndTheJsonReadsBack(@TempDir Path dir) throws Exception {
         List<SummaryRow> summary = new ResultsFiles(dir).write(META, RUNS);
         for (String name : List.of("results.json", "runs.csv", "summary.csv", "summary.txt", "report.html")) {

@@ -19,4 +19,15 @@ class RuntimeIdTest {
         assertFalse(RuntimeId.defaults().contains(RuntimeId.STORM_CLUSTER_2W));
         assertTrue(RuntimeId.defaults().contains(RuntimeId.MICROBURST));
     }
+
+    @Test
+    void flinkRunsOnlyTheWorkloadsThatHaveADataStreamVersion() {
+        for (String name : new String[] {"scoring-p1", "scoring-p2", "wordcount-ordinary-p1", "wordcount-ordinary-p2"}) {
+            assertTrue(RuntimeId.FLINK.supports(WorkloadCatalog.byName(name).orElseThrow()), name);
+        }
+        for (String name : new String[] {"wordcount-p1", "const-null", "wordcount-ordinary-p1-static", "rollingsort"}) {
+            assertFalse(RuntimeId.FLINK.supports(WorkloadCatalog.byName(name).orElseThrow()), name);
+        }
+        assertTrue(RuntimeId.defaults().contains(RuntimeId.FLINK));
+    }
 }
