@@ -51,12 +51,13 @@ class TransactionalStateUnsetKeyTest {
             conf.putAll(Utils.readStormConfig());
             assertTrue(conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS)
                 && conf.get(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS) == null, "Storm's defaults changed");
+            conf.put(Config.TOPOLOGY_TRIDENT_BATCH_EMIT_INTERVAL_MILLIS, 20);
             cluster.submitTopology("tx-unset", conf, trident.build());
             @SuppressWarnings("unchecked")
             Map<String, Object> seen = (Map<String, Object>) JSONValue.parse(cluster.getTopologyConf("tx-unset"));
             assertEquals(List.of("127.0.0.1"), seen.get(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS), "the state server");
 
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while (!SEEN.containsAll(List.of("c", "d")) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
