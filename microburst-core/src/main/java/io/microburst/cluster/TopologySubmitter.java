@@ -78,8 +78,9 @@ public final class TopologySubmitter {
         Submission.validateName(topologyName);
         String stormId = topologyName + "-" + submissions.incrementAndGet() + "-" + System.currentTimeMillis() / 1000;
         Map<String, Object> topoConf = Submission.topologyConf(clusterConf, topologyName, stormId, conf);
+        // A key set to null is unset, as in Storm's defaults.yaml, which a submitter reading Storm's configuration sends
         if (TransactionalStateServer.isNeededBy(topology) && (conf == null
-            || !conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS))) {
+            || conf.get(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS) == null)) {
             topoConf.putAll(transactionalStateServer().topologyConf());
         }
         StormTopology submitted = tracking == null ? topology : tracking.instrument(topology);

@@ -98,18 +98,18 @@ public final class KafkaBroker implements AutoCloseable {
         return bootstrap;
     }
 
-    Admin admin() {
+    public Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000));
     }
 
-    void createTopic(String topic, int partitions) throws Exception {
+    public void createTopic(String topic, int partitions) throws Exception {
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
         }
     }
 
-    Properties producerProperties() {
+    public Properties producerProperties() {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         p.put("acks", "all");

@@ -1,0 +1,60 @@
+package io.microburst.it.soak;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.storm.generated.ExecutorSummary;
+import org.apache.storm.generated.TopologyInfo;
+import org.apache.storm.generated.TopologySummary;
+
+/**
+ * Whether the active topologies do work: a status says ACTIVE even when a topology's spouts are stuck (a Trident
+ * coordinator waiting for a ZooKeeper that is not there), so each must emit more, by Storm's executor statistics,
+ * within a bound. Used by the test's thread.
+ */
+final class SoakProgress {
+    private SoakProgress() {
+    }
+
+    /** Null once every named topology emitted more than now, else those that did not within {@code seconds}. */
+    static String awaitEmitting(SoakClient client, List<String> names, long seconds) throws Exception {
+        Map<String, Long> before = emitted(client, names);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        Map<String, Long> stalled = new TreeMap<>(before);
+        while (!stalled.isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                return "no tuple emitted in " + seconds + " s by " + stalled.keySet() + " (all-time emitted "
+                    + stalled + ")";
+            }
+            Thread.sleep(500);
+            Map<String, Long> now = emitted(client, List.copyOf(stalled.keySet()));
+            now.forEach((name, count) -> {
+                if (count > before.get(name)) {
+                    stalled.remove(name);
+                }
+            });
+        }
+        return null;
+    }
+
+    private static Map<String, Long> emitted(SoakClient client, List<String> names) throws Exception {
+        Map<String, TopologySummary> live = client.topologies();
+        Map<String, Long> out = new TreeMap<>();
+        for (String name : names) {
+            TopologyInfo info = client.nimbus(n -> n.getTopologyInfo(live.get(name).get_id()));
+            long sum = 0;
+            for (ExecutorSummary e : info.get_executors()) {
+                if (e.get_stats() == null) {
+                    continue;
+                }
+                Map<String, Long> allTime = e.get_stats().get_emitted().get(":all-time");
+                if (allTime != null) {
+                    sum += allTime.values().stream().mapToLong(Long::longValue).sum();
+                }
+            }
+            out.put(name, sum);
+        }
+        return out;
+    }
+}
