@@ -66,7 +66,7 @@ final class ServerNimbus extends ClusterNimbus {
                  ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) throws IOException {
         super(cluster);
         this.workerLogs = workerLogs;
-        this.debugSampling = new DebugSampling(cluster, workerLogs.root());
+        this.debugSampling = new DebugSampling(cluster, workerLogs.root(), store);
         this.microburst = cluster;
         this.serverConf = serverConf;
         this.uploads = uploads;
@@ -205,8 +205,9 @@ final class ServerNimbus extends ClusterNimbus {
         }
         try {
             workerLogs.started(loader, microburst.getTopologySummaryByName(stored.name()).get_id());
+            debugSampling.restore(stored.name());
         } catch (IOException | TException | RuntimeException e) {
-            LOG.warn("Topology {} runs without its worker log file: {}", stored.name(), e.toString());
+            LOG.warn("Topology {} runs without its worker log file or debug options: {}", stored.name(), e.toString());
         }
         TopologyClassLoader replaced = loaders.put(stored.name(), loader);
         if (replaced != null) {
@@ -333,7 +334,8 @@ final class ServerNimbus extends ClusterNimbus {
     }
 
     @Override
-    public void debug(String name, String component, boolean enable, double samplingPercentage) throws TException {
+    public synchronized void debug(String name, String component, boolean enable, double samplingPercentage)
+        throws TException {
         debugSampling.debug(this, name, component, enable, samplingPercentage);
     }
 

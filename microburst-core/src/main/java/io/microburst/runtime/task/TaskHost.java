@@ -55,4 +55,6 @@ public interface TaskHost {
 
     /** A spout's timeout sweep expired these trees: find the tasks that last held them (see TupleScan). */
     void treesTimedOut(java.util.List<io.microburst.reliability.TupleTree> trees);
+    /** The topology's debug event sampling, which a task's fresh context takes its sampler from. */
+    EventSampling eventSampling();
 }
