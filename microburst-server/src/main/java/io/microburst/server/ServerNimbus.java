@@ -22,6 +22,8 @@ import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.NimbusSummary;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.OwnerResourceSummary;
+import org.apache.storm.generated.ProfileAction;
+import org.apache.storm.generated.ProfileRequest;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
@@ -337,6 +339,17 @@ final class ServerNimbus extends ClusterNimbus {
     public synchronized void debug(String name, String component, boolean enable, double samplingPercentage)
         throws TException {
         debugSampling.debug(this, name, component, enable, samplingPercentage);
+    }
+
+    @Override
+    public void setWorkerProfiler(String id, ProfileRequest request) throws TException {
+        debugSampling.profileRequests().set(this, id, request);
+    }
+
+    @Override
+    public List<ProfileRequest> getComponentPendingProfileActions(String id, String component, ProfileAction action)
+        throws TException {
+        return debugSampling.profileRequests().pending(this, id, component, action);
     }
 
     @Override

@@ -17,7 +17,8 @@ import org.apache.storm.thrift.TException;
  * Storm's debug operations, one per server, shared by Nimbus' Thrift calls and the UI REST API: event sampling
  * ({@code debug}, {@code debug/enable|disable/PCT}), kept by the topology ({@link EventSampling}: task restarts and
  * rebalances keep it), saved with the topology ({@link Saved}) and applied again when a restarted server restores it,
- * its sampled emits written by {@link EventLogs}; and the worker profiler ({@link #profiler()}). Thread-safe; changes
+ * its sampled emits written by {@link EventLogs}; and the worker profiler ({@link #profiler()},
+ * {@link ProfileRequests}). Thread-safe; changes
  * of one topology are serialised by the caller (Nimbus).
  */
 public final class DebugSampling {
@@ -36,6 +37,7 @@ public final class DebugSampling {
     private final EventLogs events;
     private final Saved saved;
     private final Profiler profiler;
+    private final ProfileRequests profileRequests;
 
     /** @param artifacts the folder the logviewer serves ({@code ID/PORT/worker.log}), where events.log goes */
     public DebugSampling(MicroburstCluster cluster, Path artifacts, Saved saved) {
@@ -43,6 +45,12 @@ public final class DebugSampling {
         this.events = new EventLogs(artifacts);
         this.saved = saved;
         this.profiler = new Profiler(cluster, artifacts);
+        this.profileRequests = new ProfileRequests(profiler);
+    }
+
+    /** Nimbus' profiling calls, on the same {@link #profiler()} as the REST API's. */
+    public ProfileRequests profileRequests() {
+        return profileRequests;
     }
 
     /** The server's one worker profiler, shared by Nimbus' profiling calls and the REST API's. */
