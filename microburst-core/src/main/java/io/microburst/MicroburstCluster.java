@@ -19,7 +19,6 @@ import io.microburst.cluster.Tracking;
 import io.microburst.cluster.upgrade.TopologyUpgrade;
 import io.microburst.metrics.TaskStats;
 import io.microburst.runtime.clock.SharedTimer;
-import io.microburst.runtime.topology.ThreadView;
 import org.apache.storm.ILocalCluster;
 import org.apache.storm.cluster.IStormClusterState;
 import org.apache.storm.generated.AlreadyAliveException;
@@ -152,8 +151,7 @@ public final class MicroburstCluster implements ILocalCluster {
         commands.rebalance(name, options);
     }
 
-    @Override
-    @Deprecated
+    @Override @Deprecated
     public void shutdown() {
         close();
     }
@@ -215,8 +213,13 @@ public final class MicroburstCluster implements ILocalCluster {
     }
 
     /** Live views of a running topology's executor threads: fused tasks, queue fill, backpressure time. */
-    public List<ThreadView> getThreadViews(String name) throws NotAliveException {
+    public List<io.microburst.runtime.topology.ThreadView> getThreadViews(String name) throws NotAliveException {
         return topologies.byName(name).threadViews();
+    }
+
+    /** A running topology's debug event sampling (Storm's {@code debug}), kept across task restarts and rebalances. */
+    public io.microburst.runtime.task.EventSampling getEventSampling(String name) throws NotAliveException {
+        return topologies.byName(name).eventSampling();
     }
 
     /** Number of executor threads currently running, over all topologies. */
@@ -289,9 +292,7 @@ public final class MicroburstCluster implements ILocalCluster {
         StormClasses.awaitInitialized();
         blobs.close();
         submitter.close();
-        if (tracking != null) {
-            tracking.close();
-        }
+        Tracking.closeIfAny(tracking);
         clock.close();
     }
 
@@ -368,8 +369,7 @@ public final class MicroburstCluster implements ILocalCluster {
         public MicroburstCluster build() {
             Time.SimulatedTime time = settings.simulatedTime() ? new Time.SimulatedTime() : null;
             try {
-                String id = settings.trackedId();
-                return new MicroburstCluster(settings.builderConf(), id == null ? null : Tracking.start(id), time);
+                return new MicroburstCluster(settings.builderConf(), Tracking.startIfTracked(settings.trackedId()), time);
             } catch (RuntimeException | Error e) {
                 if (time != null) {
                     time.close();

@@ -11,6 +11,7 @@ import io.microburst.runtime.topology.ExecutorView;
 import org.apache.storm.Config;
 import org.apache.storm.generated.BoltStats;
 import org.apache.storm.generated.ClusterSummary;
+import org.apache.storm.generated.DebugOptions;
 import org.apache.storm.generated.NimbusSummary;
 import org.apache.storm.generated.SupervisorSummary;
 import org.apache.storm.generated.ErrorInfo;
@@ -118,6 +119,13 @@ public final class ClusterViews {
             executors, runtime.status(), errors);
         info.set_owner(System.getProperty("user.name", ""));
         info.set_sched_status(SCHEDULED);
+        runtime.eventSampling().all().forEach((component, setting) -> {
+            DebugOptions debug = new DebugOptions();
+            debug.set_enable(setting.enabled());
+            debug.set_samplingpct(setting.pct());
+            // Storm keys the whole topology's setting by the topology's id
+            info.put_to_component_debug(component.isEmpty() ? info.get_id() : component, debug);
+        });
         return info;
     }
 

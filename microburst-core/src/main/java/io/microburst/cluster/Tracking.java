@@ -66,6 +66,18 @@ public final class Tracking implements AutoCloseable {
         return start("microburst-tracked-" + Utils.uuid());
     }
 
+    /** As {@link #start(String)}, or null when {@code id} is null (an untracked cluster). */
+    public static Tracking startIfTracked(String id) {
+        return id == null ? null : start(id);
+    }
+
+    /** Closes {@code tracking} unless null. */
+    public static void closeIfAny(Tracking tracking) {
+        if (tracking != null) {
+            tracking.close();
+        }
+    }
+
     /** Registers fresh counters under {@code id} (replacing any kept under it). */
     public static Tracking start(String id) {
         Tracking tracking = new Tracking(id);

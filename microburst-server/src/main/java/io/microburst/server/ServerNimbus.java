@@ -22,6 +22,8 @@ import org.apache.storm.generated.LogConfig;
 import org.apache.storm.generated.NimbusSummary;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.OwnerResourceSummary;
+import org.apache.storm.generated.ProfileAction;
+import org.apache.storm.generated.ProfileRequest;
 import org.apache.storm.generated.RebalanceOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.SubmitOptions;
@@ -66,7 +68,7 @@ final class ServerNimbus extends ClusterNimbus {
                  ScheduledExecutorService scheduler, String advertisedHost, WorkerLogs workerLogs) throws IOException {
         super(cluster);
         this.workerLogs = workerLogs;
-        this.debugSampling = new DebugSampling(cluster, workerLogs.root());
+        this.debugSampling = new DebugSampling(cluster, workerLogs.root(), store);
         this.microburst = cluster;
         this.serverConf = serverConf;
         this.uploads = uploads;
@@ -205,8 +207,9 @@ final class ServerNimbus extends ClusterNimbus {
         }
         try {
             workerLogs.started(loader, microburst.getTopologySummaryByName(stored.name()).get_id());
+            debugSampling.restore(stored.name());
         } catch (IOException | TException | RuntimeException e) {
-            LOG.warn("Topology {} runs without its worker log file: {}", stored.name(), e.toString());
+            LOG.warn("Topology {} runs without its worker log file or debug options: {}", stored.name(), e.toString());
         }
         TopologyClassLoader replaced = loaders.put(stored.name(), loader);
         if (replaced != null) {
@@ -333,8 +336,20 @@ final class ServerNimbus extends ClusterNimbus {
     }
 
     @Override
-    public void debug(String name, String component, boolean enable, double samplingPercentage) throws TException {
+    public synchronized void debug(String name, String component, boolean enable, double samplingPercentage)
+        throws TException {
         debugSampling.debug(this, name, component, enable, samplingPercentage);
+    }
+
+    @Override
+    public void setWorkerProfiler(String id, ProfileRequest request) throws TException {
+        debugSampling.profileRequests().set(this, id, request);
+    }
+
+    @Override
+    public List<ProfileRequest> getComponentPendingProfileActions(String id, String component, ProfileAction action)
+        throws TException {
+        return debugSampling.profileRequests().pending(this, id, component, action);
     }
 
     @Override

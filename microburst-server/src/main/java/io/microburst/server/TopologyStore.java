@@ -1,5 +1,7 @@
 package io.microburst.server;
 
+import io.microburst.runtime.task.EventSampling;
+import io.microburst.server.web.DebugSampling;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -23,19 +25,21 @@ import org.slf4j.LoggerFactory;
  * The server's memory across restarts, as Nimbus keeps its topologies in ZooKeeper and its blob store: one folder per
  * submitted topology under {@code DIR/topologies/NAME/} holding the jar, the submitted configuration (JSON), the
  * topology (Thrift binary), its status (ACTIVE or INACTIVE) and, once rebalanced, its executor counts
- * ({@code executors.json}: component to count, as the last rebalances left them). Every file is written to a temporary name and moved
+ * ({@code executors.json}: component to count, as the last rebalances left them), and once set, its debug sampling
+ * ({@code debug.json}: component, or "" for the whole topology, to {@code enable} and {@code samplingPct}). Every file is written to a temporary name and moved
  * into place atomically, so a process killed at any point leaves either the old or the new version; a folder without
  * its {@code status} file was never completely saved and is ignored.
  *
  * <p>Thread-safe for different topologies; calls about one topology are serialised by the caller.
  */
-final class TopologyStore {
+final class TopologyStore implements DebugSampling.Saved {
     private static final Logger LOG = LoggerFactory.getLogger(TopologyStore.class);
     private static final String JAR = "topology.jar";
     private static final String CONF = "conf.json";
     private static final String TOPOLOGY = "topology.thrift";
     private static final String STATUS = "status";
     private static final String EXECUTORS = "executors.json";
+    private static final String DEBUG = "debug.json";
 
     private final Path dir;
 
@@ -102,6 +106,39 @@ final class TopologyStore {
             counts.put(String.valueOf(e.getKey()), n.intValue());
         }
         return counts;
+    }
+
+    @Override
+    public void saveDebug(String name, Map<String, EventSampling.Setting> settings) throws IOException {
+        Path folder = folder(name);
+        if (!Files.isDirectory(folder)) {
+            return;
+        }
+        Map<String, Object> json = new TreeMap<>();
+        settings.forEach((component, s) -> json.put(component, Map.of("enable", s.enabled(), "samplingPct", s.pct())));
+        writeAtomically(folder.resolve(DEBUG), JSONValue.toJSONString(json).getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Map<String, EventSampling.Setting> loadDebug(String name) throws IOException {
+        Path file = folder(name).resolve(DEBUG);
+        if (!Files.isRegularFile(file)) {
+            return Map.of();
+        }
+        Object parsed = JSONValue.parse(Files.readString(file, StandardCharsets.UTF_8));
+        if (!(parsed instanceof Map<?, ?> map)) {
+            throw new IOException(DEBUG + " of '" + name + "' is not a JSON object");
+        }
+        Map<String, EventSampling.Setting> settings = new TreeMap<>();
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            if (!(e.getValue() instanceof Map<?, ?> s) || !(s.get("enable") instanceof Boolean enable)
+                || !(s.get("samplingPct") instanceof Number pct)) {
+                throw new IOException(DEBUG + " of '" + name + "': the entry of '" + e.getKey()
+                    + "' needs a boolean enable and a number samplingPct");
+            }
+            settings.put(String.valueOf(e.getKey()), new EventSampling.Setting(enable, pct.doubleValue()));
+        }
+        return settings;
     }
 
     /** The folder the topologies are stored in. */

@@ -38,7 +38,7 @@ public final class EmitSampler extends BaseTaskHook {
 
     /**
      * Replaces the task's sampler with {@code sampler} (none when null). Runs on the task's executor thread; a task
-     * not yet opened or prepared, or restarted afterwards, has none.
+     * not yet opened or prepared gets its sampler with its context ({@link EventSampling#samplerFor}).
      */
     public static void apply(TaskRunner task, EmitSampler sampler) {
         if (task.context == null) {

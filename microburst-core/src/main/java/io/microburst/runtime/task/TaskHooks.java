@@ -21,8 +21,14 @@ final class TaskHooks {
     private TaskHooks() {
     }
 
-    /** Adds the hooks of {@code topology.auto.task.hooks} to a fresh context. */
-    static void addAutoHooks(TopologyContext context, Object hookNames, ClassLoader loader) {
+    /**
+     * Adds the hooks of {@code topology.auto.task.hooks} to a fresh context, then the task's debug event sampler
+     * ({@link EventSampling#samplerFor}) unless null.
+     */
+    static void addAutoHooks(TopologyContext context, Object hookNames, ClassLoader loader, EmitSampler sampler) {
+        if (sampler != null) {
+            context.addTaskHook(sampler);
+        }
         if (hookNames instanceof List<?> names) {
             for (Object name : names) {
                 try {

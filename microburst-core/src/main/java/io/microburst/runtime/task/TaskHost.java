@@ -19,6 +19,9 @@ public interface TaskHost {
 
     ClassLoader loader();
 
+    /** The topology's debug event sampling, which a task's fresh context takes its sampler from. */
+    EventSampling eventSampling();
+
     TupleContext tupleContext();
 
     /** Whether tuple trees are tracked ({@code topology.acker.executors} is not 0). Constant for a topology. */

@@ -320,12 +320,13 @@ public abstract class TaskRunner implements Resident {
         TaskHooks.emit(hooks, values, streamId, taskId, outTasks);
     }
 
-    /** Creates the user instance and a fresh context with automatic hooks; the caller then opens or prepares it. */
+    /** Creates the user instance and a fresh context with automatic hooks and event sampler; then open or prepare it. */
     final Object newInstance() {
         context = host.newTaskContext(this);
         buildRoutes();
         Object instance = UserObjects.instantiate(component.object(), host.loader(), component.id());
-        TaskHooks.addAutoHooks(context, host.plan().conf().get(Config.TOPOLOGY_AUTO_TASK_HOOKS), host.loader());
+        TaskHooks.addAutoHooks(context, host.plan().conf().get(Config.TOPOLOGY_AUTO_TASK_HOOKS), host.loader(),
+            host.eventSampling().samplerFor(component.id()));
         hooks = context.getHooks();
         return instance;
     }

@@ -11,6 +11,7 @@ import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.executor.Executor;
 import io.microburst.runtime.executor.ExecutorHost;
 import io.microburst.runtime.task.BoltTask;
+import io.microburst.runtime.task.EventSampling;
 import io.microburst.runtime.task.Inbox;
 import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskHost;
@@ -43,6 +44,7 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     private volatile Placement placement;
     private final TreeLog treeLog = new TreeLog();
     private volatile FusionPlan fusion;
+    private final EventSampling eventSampling = new EventSampling();
 
     TopologyHost(TopologyPlan plan, ClassLoader loader, TupleContext tupleContext, boolean acking, Switchboard board,
         WorkerResources resources, Supervisor supervisor, TopologyTimers timers) {
@@ -196,5 +198,10 @@ final class TopologyHost implements TaskHost, ExecutorHost {
             why);
         e.start();
         return e;
+    }
+
+    @Override
+    public EventSampling eventSampling() {
+        return eventSampling;
     }
 }

@@ -92,9 +92,9 @@ public final class TopologyRuntime {
         this.placement = new Placement(plan.name(), board, host, host, loader, queueSize, batchSize);
         host.attach(placement);
         // an undone cut: the start layout rebuilt, off the asking executor's thread (the rebalance stops it too)
-        host.onUndoCut(() -> delayed.after("placement-undo", 0, () -> rebalance(plan.executorCounts(), 0)));
+        host.onUndoCut(() -> delayed.after("placement-undo", 0, () -> rebalance(plan.executorCounts(), 0, () -> { })));
         this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
-            () -> fusion, errors, counts -> rebalance(counts, 1), () -> "ACTIVE".equals(status)) : null;
+            () -> fusion, errors, counts -> rebalance(counts, 1, () -> { }), () -> "ACTIVE".equals(status)) : null;
     }
 
     /** Starts worker hooks, metrics consumers, executors and timers. */
@@ -214,13 +214,9 @@ public final class TopologyRuntime {
     /**
      * Rebalances as Storm does: the status becomes REBALANCING and the spouts are deactivated; after
      * {@code waitSecs} the executors stop and new ones start with the new counts (tasks keep their ids; instances
-     * are created and prepared afresh, as in Storm's new workers), and the spouts are activated again if they were.
+     * are created and prepared afresh, as in Storm's new workers), and the spouts are activated again if they were;
+     * {@code atRelaunch} runs first when the new executors are about to start. {@link #eventSampling()} is kept.
      */
-    public void rebalance(Map<String, Integer> executorCounts, int waitSecs) {
-        rebalance(executorCounts, waitSecs, () -> { });
-    }
-
-    /** As {@link #rebalance(Map, int)}; {@code atRelaunch} runs first when the new executors are about to start. */
     public void rebalance(Map<String, Integer> executorCounts, int waitSecs, Runnable atRelaunch) {
         boolean wasActive;
         synchronized (this) {
@@ -302,6 +298,11 @@ public final class TopologyRuntime {
     /** The executors, as running now. */
     Executor[] executors() {
         return placement.executors();
+    }
+
+    /** Storm's debug event sampling of the topology's tasks, which task restarts and rebalances keep. */
+    public io.microburst.runtime.task.EventSampling eventSampling() {
+        return host.eventSampling();
     }
 
     public TopologyPlan plan() {

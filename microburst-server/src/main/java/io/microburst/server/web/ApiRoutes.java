@@ -46,13 +46,13 @@ final class ApiRoutes {
     ApiRoutes(org.apache.storm.generated.Nimbus.Iface nimbus, MicroburstCluster microburst, Path artifacts,
               DebugSampling debug) {
         MachineResources machine = new MachineResources();
-        Profiler profiler = new Profiler(microburst, artifacts);
+        Profiler profiler = debug.profiler();
         this.cluster = new ClusterApi(nimbus, machine);
         this.topologies = new TopologyApi(nimbus, machine, debug);
         this.components = new ComponentApi(nimbus, debug, profiler);
         this.streams = new StreamMetricsApi(nimbus);
         this.visualization = new Visualization(nimbus);
-        this.actions = new TopologyActions(nimbus, debug);
+        this.actions = new TopologyActions(nimbus);
         this.profiling = new ProfilingApi(nimbus, profiler);
         this.runtime = new RuntimeApi(microburst);
     }

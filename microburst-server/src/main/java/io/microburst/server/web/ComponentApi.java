@@ -1,5 +1,6 @@
 package io.microburst.server.web;
 
+import io.microburst.runtime.task.EventSampling;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -61,9 +62,9 @@ final class ComponentApi {
         json.put("window", win);
         json.put("componentType", selected.spout ? "spout" : "bolt");
         json.put("windowHint", ComponentTotals.WINDOWS.get(win));
-        DebugSettings.Options options = debug.of(id, component);
+        EventSampling.Setting options = debug.of(id, component);
         json.put("debug", options.enabled());
-        json.put("samplingPct", options.samplingPct());
+        json.put("samplingPct", options.pct());
         json.put("eventLogLink", StormJson.logLink(TopologyHost.of(info), logviewer,
             info.get_id() + "/" + TopologyHost.port(info) + "/events.log"));
         json.put("profilingAndDebuggingCapable", true);

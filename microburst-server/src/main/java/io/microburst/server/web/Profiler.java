@@ -35,7 +35,7 @@ final class Profiler {
     private final Path artifacts;
     private final Map<String, Active> recordings = new LinkedHashMap<>();
 
-    private record Active(Recording recording, String host, int port, long startMillis) {
+    private record Active(Recording recording, String host, int port, long startMillis, long stopAtMillis) {
     }
 
     /** @param artifacts the folder the logviewer serves, holding {@code ID/PORT/} per topology */
@@ -80,16 +80,41 @@ final class Profiler {
 
     /** Starts a flight recording of the process for the topology, which stops itself after {@code minutes}. */
     synchronized void start(String topologyId, String host, int port, int minutes) throws IOException {
-        if (recordings.containsKey(topologyId)) {
+        if (stopsAt(topologyId) != null) {
             throw new IllegalArgumentException("a profiler recording already runs for topology '" + topologyId
                 + "'; stop it first (profiling/stop/" + host + ":" + port + ")");
         }
+        startUntil(topologyId, host, port, System.currentTimeMillis() + minutes * 60_000L);
+    }
+
+    /**
+     * Nimbus' {@code JPROFILE_STOP} at a future time, as Storm's UI sends it to start profiling: a recording that stops
+     * itself at {@code stopAtMillis}; a recording already running is made to stop then instead.
+     */
+    synchronized void startUntil(String topologyId, String host, int port, long stopAtMillis) throws IOException {
+        long now = System.currentTimeMillis();
+        Active running = recordings.get(topologyId);
+        if (stopsAt(topologyId) != null) {
+            running.recording().setDuration(Duration.ofMillis(Math.max(1, stopAtMillis - running.startMillis())));
+            recordings.put(topologyId, new Active(running.recording(), host, port, running.startMillis(), stopAtMillis));
+            return;
+        }
         Recording recording = new Recording();
         recording.setName("microburst-" + topologyId);
-        recording.setDuration(Duration.ofMinutes(minutes));
+        recording.setDuration(Duration.ofMillis(Math.max(1, stopAtMillis - now)));
         recording.setDestination(file(topologyId, port, "recording", ".jfr"));
         recording.start();
-        recordings.put(topologyId, new Active(recording, host, port, System.currentTimeMillis()));
+        recordings.put(topologyId, new Active(recording, host, port, now, stopAtMillis));
+    }
+
+    /** When the topology's running recording stops itself, or null when none runs. */
+    synchronized Long stopsAt(String topologyId) {
+        Active active = recordings.get(topologyId);
+        if (active == null || active.recording().getState() != jdk.jfr.RecordingState.RUNNING) {
+            recordings.remove(topologyId);
+            return null;
+        }
+        return active.stopAtMillis();
     }
 
     /** Copies the running recording so far into its own file; returns it. */

@@ -18,17 +18,15 @@ import org.apache.storm.thrift.TException;
 /**
  * The state-changing operations of Storm's UI REST API, with Storm's bodies and answers: {@code activate},
  * {@code deactivate}, {@code kill/WAIT}, {@code rebalance/WAIT} ({@link RebalanceBody}), {@code debug/ACTION/PCT} for
- * a topology or a component ({@link DebugSampling}), and {@code logconfig} (GET and POST, Storm's {@code namedLoggerLevels}). A malformed
- * body or parameter is an {@link IllegalArgumentException} (HTTP 400). Stateless apart from the shared
- * {@link DebugSampling}; thread-safe.
+ * a topology or a component (through Nimbus' {@code debug}: {@link DebugSampling}), and {@code logconfig} (GET and
+ * POST, Storm's {@code namedLoggerLevels}). A malformed body or parameter is an {@link IllegalArgumentException}
+ * (HTTP 400). Stateless; thread-safe.
  */
 final class TopologyActions {
     private final Nimbus.Iface nimbus;
-    private final DebugSampling sampling;
 
-    TopologyActions(Nimbus.Iface nimbus, DebugSampling sampling) {
+    TopologyActions(Nimbus.Iface nimbus) {
         this.nimbus = nimbus;
-        this.sampling = sampling;
     }
 
     Map<String, Object> activate(String id, boolean active) throws TException {
@@ -56,7 +54,7 @@ final class TopologyActions {
 
     /**
      * Storm's {@code debug/enable|disable/PCT}: event logging of the topology, or of one component, at PCT percent of
-     * its emits ({@link DebugSampling}, which Nimbus' Thrift {@code debug} shares).
+     * its emits, through Nimbus' {@code debug} ({@link DebugSampling}), so that the setting is stored as Thrift's is.
      */
     Map<String, Object> debug(String id, String component, String action, String pct) throws TException {
         if (!"enable".equals(action) && !"disable".equals(action)) {
@@ -76,8 +74,7 @@ final class TopologyActions {
             && !topology.get_spouts().containsKey(component)) {
             throw new NotAliveException("Topology '" + id + "' has no component '" + component + "'");
         }
-        sampling.debug(nimbus, nimbus.getTopologySummary(id).get_name(), component, "enable".equals(action),
-            samplingPct);
+        nimbus.debug(nimbus.getTopologySummary(id).get_name(), component, "enable".equals(action), samplingPct);
         return operation("debug/" + action, id);
     }
 

@@ -1,5 +1,6 @@
 package io.microburst.server.web;
 
+import io.microburst.runtime.task.EventSampling;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,9 +90,9 @@ final class TopologyApi {
         Map<String, Object> conf = StormJson.topologyConf(nimbus, id);
         json.put("msgTimeout", conf.get("topology.message.timeout.secs"));
         json.put("schedulerDisplayResource", true);
-        DebugSettings.Options options = debug.of(id, null);
+        EventSampling.Setting options = debug.of(id, null);
         json.put("debug", options.enabled());
-        json.put("samplingPct", options.samplingPct());
+        json.put("samplingPct", options.pct());
         List<Object> stats = new ArrayList<>();
         for (String w : ComponentTotals.WINDOWS.keySet()) {
             ComponentTotals t = ComponentTotals.topology(info, w, withSys);
