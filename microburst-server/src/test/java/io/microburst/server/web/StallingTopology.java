@@ -6,13 +6,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import org.apache.storm.Config;
-import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
@@ -32,7 +30,7 @@ final class StallingTopology {
     static String submit(MicroburstServer server, String name) throws Exception {
         STALLS.put(name, new CountDownLatch(1));
         TopologyBuilder builder = new TopologyBuilder();
-        builder.setSpout("numbers", new Numbers(), 1);
+        builder.setSpout("numbers", new StormRestApiDocumentTest.Numbers(), 1);
         builder.setBolt("failer", new Failer(), 1).shuffleGrouping("numbers");
         builder.setBolt("staller", new Staller(name), 1).shuffleGrouping("failer");
         Config conf = new Config();
@@ -52,28 +50,6 @@ final class StallingTopology {
         }
     }
 
-    /** 0, 1, 2... each with itself as message id. */
-    static final class Numbers extends BaseRichSpout {
-        private SpoutOutputCollector collector;
-        private int next;
-
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            this.collector = collector;
-        }
-
-        @Override
-        public void nextTuple() {
-            collector.emit(new Values(next), next);
-            next++;
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("n"));
-        }
-    }
-
     /** Fails n % 4 == 1; passes the others on, anchored, and acks them. */
     static final class Failer extends BaseRichBolt {
         private OutputCollector collector;
@@ -85,10 +61,10 @@ final class StallingTopology {
 
         @Override
         public void execute(Tuple input) {
-            if (input.getInteger(0) % 4 == 1) {
+            if (input.getLong(0) % 4 == 1) {
                 collector.fail(input);
             } else {
-                collector.emit(input, new Values(input.getInteger(0)));
+                collector.emit(input, new Values(input.getLong(0)));
                 collector.ack(input);
             }
         }
