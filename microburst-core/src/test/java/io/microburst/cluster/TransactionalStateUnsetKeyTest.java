@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.microburst.MicroburstCluster;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.storm.Config;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.trident.TridentTopology;
+import org.apache.storm.trident.operation.BaseFilter;
 import org.apache.storm.trident.operation.builtin.Count;
 import org.apache.storm.trident.testing.FixedBatchSpout;
 import org.apache.storm.trident.testing.MemoryMapState;
+import org.apache.storm.trident.tuple.TridentTuple;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Values;
 import org.apache.storm.utils.Utils;
@@ -24,6 +28,17 @@ import org.junit.jupiter.api.Test;
  * ZooKeeper; before, the null key counted as set, and the topology's coordinators dialled localhost:2181 for ever.
  */
 class TransactionalStateUnsetKeyTest {
+    static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
+
+    /** Notes each word whose count the state reports. */
+    public static class Seen extends BaseFilter {
+        @Override
+        public boolean isKeep(TridentTuple tuple) {
+            SEEN.add(tuple.getString(0));
+            return true;
+        }
+    }
+
     @Test
     void aNullTransactionalServersKeyGetsTheClustersStateServer() throws Exception {
         try (MicroburstCluster cluster = new MicroburstCluster()) {
@@ -31,7 +46,7 @@ class TransactionalStateUnsetKeyTest {
             trident.newStream("words-unset", new FixedBatchSpout(new Fields("word"), 2, new Values("c"), new Values("d")))
                 .groupBy(new Fields("word"))
                 .persistentAggregate(new MemoryMapState.Factory(), new Count(), new Fields("count"))
-                .newValuesStream().each(new Fields("word"), new TransactionalStateAccessTest.Seen());
+                .newValuesStream().each(new Fields("word"), new Seen());
             Map<String, Object> conf = new Config();
             conf.putAll(Utils.readStormConfig());
             assertTrue(conf.containsKey(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS)
@@ -43,11 +58,10 @@ class TransactionalStateUnsetKeyTest {
             assertEquals(List.of("127.0.0.1"), seen.get(Config.TRANSACTIONAL_ZOOKEEPER_SERVERS), "the state server");
 
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!TransactionalStateAccessTest.SEEN.containsAll(List.of("c", "d")) && System.nanoTime() < deadline) {
+            while (!SEEN.containsAll(List.of("c", "d")) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            assertTrue(TransactionalStateAccessTest.SEEN.containsAll(List.of("c", "d")),
-                "words counted: " + TransactionalStateAccessTest.SEEN);
+            assertTrue(SEEN.containsAll(List.of("c", "d")), "words counted: " + SEEN);
         }
     }
 }
