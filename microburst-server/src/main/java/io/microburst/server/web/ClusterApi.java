@@ -76,7 +76,7 @@ final class ClusterApi {
     }
 
     Map<String, Object> nimbusSummary() throws TException {
-        int logviewer = StormJson.logviewerPort(StormJson.nimbusConf(nimbus));
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
         NimbusSummary leader = nimbus.getLeader();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("host", leader.get_host());
@@ -85,15 +85,16 @@ final class ClusterApi {
         row.put("version", leader.get_version());
         row.put("nimbusUpTimeSeconds", leader.get_uptime_secs());
         row.put("nimbusUpTime", StormJson.prettyUptime(leader.get_uptime_secs()));
-        row.put("nimbusLogLink", "http://" + leader.get_host() + ":" + logviewer + "/api/v1/daemonlog?file=nimbus.log");
+        row.put("nimbusLogLink", logviewer.url(leader.get_host(), "/api/v1/daemonlog?file=nimbus.log"));
         return Map.of("nimbuses", List.of(row));
     }
 
     Map<String, Object> supervisorSummary() throws TException {
         Map<String, Object> conf = StormJson.nimbusConf(nimbus);
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("logviewerPort", StormJson.logviewerPort(conf));
-        json.put("logviewerScheme", "http");
+        LogviewerAddress logviewer = LogviewerAddress.of(conf);
+        json.put("logviewerPort", logviewer.port());
+        json.put("logviewerScheme", logviewer.scheme());
         json.put("supervisors", supervisors(nimbus.getClusterInfo()));
         json.put("schedulerDisplayResource", true);
         return json;

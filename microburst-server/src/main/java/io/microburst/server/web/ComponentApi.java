@@ -44,7 +44,7 @@ final class ComponentApi {
         if (selected == null) {
             throw new NotAliveException("Topology '" + id + "' has no component '" + component + "'");
         }
-        int logviewer = StormJson.logviewerPort(StormJson.nimbusConf(nimbus));
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("user", info.get_owner());
         json.put("id", component);
@@ -65,7 +65,7 @@ final class ComponentApi {
         EventSampling.Setting options = debug.of(id, component);
         json.put("debug", options.enabled());
         json.put("samplingPct", options.pct());
-        json.put("eventLogLink", StormJson.logLink(TopologyHost.of(info), logviewer,
+        json.put("eventLogLink", logviewer.logLink(TopologyHost.of(info),
             info.get_id() + "/" + TopologyHost.port(info) + "/events.log"));
         json.put("profilingAndDebuggingCapable", true);
         json.put("profileActionEnabled", true);
@@ -169,7 +169,8 @@ final class ComponentApi {
         return rows;
     }
 
-    private static List<Object> executorStats(TopologyInfo info, String component, String window, int logviewer) {
+    private static List<Object> executorStats(TopologyInfo info, String component, String window,
+                                               LogviewerAddress logviewer) {
         List<Object> rows = new ArrayList<>();
         for (ExecutorSummary e : info.get_executors()) {
             if (!component.equals(e.get_component_id())) {
@@ -187,7 +188,7 @@ final class ComponentApi {
             row.put("uptimeSeconds", e.get_uptime_secs());
             row.put("host", e.get_host());
             row.put("port", e.get_port());
-            row.put("workerLogLink", StormJson.workerLogLink(e.get_host(), logviewer, info.get_id(), e.get_port()));
+            row.put("workerLogLink", logviewer.workerLogLink(e.get_host(), info.get_id(), e.get_port()));
             TopologyApi.putCounts(row, c);
             rows.add(row);
         }

@@ -81,7 +81,7 @@ final class TopologyApi {
         String win = StormJson.window(window);
         boolean withSys = StormJson.sys(sys);
         TopologyInfo info = nimbus.getTopologyInfo(id);
-        int logviewer = StormJson.logviewerPort(StormJson.nimbusConf(nimbus));
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
         Map<String, Object> json = summaryRow(nimbus.getTopologySummary(id));
         putResources(json, machine.heapMaxMb());
         json.put("user", json.get("owner"));
@@ -142,17 +142,18 @@ final class TopologyApi {
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("hostPortList", new ArrayList<>(hostPorts.values()));
-        json.put("logviewerPort", StormJson.logviewerPort(StormJson.nimbusConf(nimbus)));
-        json.put("logviewerScheme", "http");
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
+        json.put("logviewerPort", logviewer.port());
+        json.put("logviewerScheme", logviewer.scheme());
         return json;
     }
 
     /** The workers of a topology, as {@code topology/ID} and {@code supervisor} list them. */
     List<Object> workers(String id) throws TException {
-        return workers(nimbus.getTopologyInfo(id), StormJson.logviewerPort(StormJson.nimbusConf(nimbus)));
+        return workers(nimbus.getTopologyInfo(id), StormJson.logviewer(nimbus));
     }
 
-    private List<Object> workers(TopologyInfo info, int logviewer) throws TException {
+    private List<Object> workers(TopologyInfo info, LogviewerAddress logviewer) throws TException {
         String supervisor = nimbus.getClusterInfo().get_supervisors().get(0).get_supervisor_id();
         Map<String, Map<String, Object>> byWorker = new TreeMap<>();
         for (ExecutorSummary e : info.get_executors()) {
@@ -170,7 +171,7 @@ final class TopologyApi {
                 row.put("componentNumTasks", new TreeMap<String, Long>());
                 row.put("uptime", StormJson.prettyUptime(info.get_uptime_secs()));
                 row.put("uptimeSeconds", info.get_uptime_secs());
-                row.put("workerLogLink", StormJson.workerLogLink(e.get_host(), logviewer, info.get_id(), e.get_port()));
+                row.put("workerLogLink", logviewer.workerLogLink(e.get_host(), info.get_id(), e.get_port()));
                 row.put("owner", info.get_owner());
                 return row;
             });
