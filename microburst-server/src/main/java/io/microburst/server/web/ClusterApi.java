@@ -19,7 +19,8 @@ import org.apache.storm.utils.VersionInfo;
  * {@code cluster/configuration}, {@code cluster/summary}, {@code nimbus/summary} (one Nimbus, the leader),
  * {@code supervisor/summary} and {@code supervisor?id=|host=} (one supervisor: this process; a slot per running
  * topology, since each runs as one worker), {@code history/summary} (the running topologies) and {@code owner-resources[/OWNER]} (topologies
- * grouped by owner; no resource guarantees exist, so they answer Storm's {@code "N/A"}). Memory is in MB and CPU in
+ * grouped by owner; no resource guarantees exist, so they answer as Storm's UI does without one: {@code "N/A"}, and
+ * {@code -1} isolated nodes). Memory is in MB and CPU in
  * Storm's percent of a core: totals are the machine's (physical memory, cores × 100), use is this process' (heap in
  * use, process CPU load). Stateless; thread-safe.
  */
@@ -200,7 +201,7 @@ final class ClusterApi {
         json.put("totalCpuUsage", cpu);
         json.put("memoryGuarantee", "N/A");
         json.put("cpuGuarantee", "N/A");
-        json.put("isolatedNodes", "N/A");
+        json.put("isolatedNodes", -1);
         json.put("memoryGuaranteeRemaining", "N/A");
         json.put("cpuGuaranteeRemaining", "N/A");
         json.put("totalReqOnHeapMem", 0.0);

@@ -55,10 +55,13 @@ final class StormJson {
         return LogviewerAddress.of(nimbusConf(nimbus));
     }
 
-    /** One error as Storm's component page lists it. */
+    /**
+     * One error as Storm's component page lists it; {@code errorTime} in seconds since the epoch, as Storm 2.8.3's UI
+     * sends it and its page reads it (the document's example shows milliseconds, from an older Storm).
+     */
     static Map<String, Object> error(ErrorInfo e, String topologyId, LogviewerAddress logviewer) {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("errorTime", e.get_error_time_secs() * 1000L);
+        json.put("errorTime", e.get_error_time_secs());
         json.put("errorHost", e.get_host());
         json.put("errorPort", e.get_port());
         json.put("errorWorkerLogLink", logviewer.workerLogLink(e.get_host(), topologyId, e.get_port()));
@@ -67,11 +70,14 @@ final class StormJson {
         return json;
     }
 
-    /** The last-error fields of a spout or bolt row of the topology page (empty strings when there was none). */
+    /**
+     * The last-error fields of a spout or bolt row of the topology page; when there was none, Storm's: empty strings,
+     * and null for the port and times.
+     */
     static void putLastError(Map<String, Object> row, ErrorInfo last, String topologyId, LogviewerAddress logviewer) {
         row.put("lastError", last == null ? "" : last.get_error());
         row.put("errorHost", last == null ? "" : last.get_host());
-        row.put("errorPort", last == null ? "" : last.get_port());
+        row.put("errorPort", last == null ? null : last.get_port());
         row.put("errorTime", last == null ? null : last.get_error_time_secs());
         row.put("errorLapsedSecs", last == null ? null : System.currentTimeMillis() / 1000 - last.get_error_time_secs());
         row.put("errorWorkerLogLink", last == null ? ""
