@@ -137,15 +137,17 @@ public final class MicroburstServer implements AutoCloseable {
         }
     }
 
-    /** Beyond loopback, the faces ({@code ui}, {@code logviewer}; null: on HTTPS) that send the token in clear. */
+    /** Beyond loopback, says which faces ({@code ui}, {@code logviewer}; null: on HTTPS) send the token in clear. */
     private static void warnPlainHttp(String bind, String web, String logviewer) {
-        if (web != null || logviewer != null) {
-            String daemon = web != null ? web : logviewer;
-            LOG.warn("The {} listen(s) on {} over plain HTTP: the token that reads and actions need crosses the network "
-                + "in clear; set {} (with {}) to serve HTTPS", web != null && logviewer != null ? "web and logviewer "
-                + "ports" : web != null ? "web port" : "logviewer port", bind, TlsSettings.key(daemon, "port"),
-                TlsSettings.key(daemon, "keystore.path"));
+        if (web == null && logviewer == null) {
+            return;
         }
+        String faces = web != null && logviewer != null ? "web and logviewer ports listen"
+            : web != null ? "web port listens" : "logviewer port listens";
+        String keys = web != null && logviewer != null ? TlsSettings.PORT + " and " + TlsSettings.key(logviewer, "port")
+            : TlsSettings.key(web != null ? web : logviewer, "port");
+        LOG.warn("The {} on {} over plain HTTP: the token that reads and actions need crosses the network in clear; "
+            + "set {} (with the keystore keys beside it) to serve HTTPS", faces, bind, keys);
     }
 
     /** Deletes what is inside {@code folder} (nothing runs there yet), keeping the folder. */
