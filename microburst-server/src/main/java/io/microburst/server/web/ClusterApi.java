@@ -47,6 +47,7 @@ final class ClusterApi {
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("stormVersion", VersionInfo.getVersion());
+        json.put("stormVersionInfo", versionInfo());
         json.put("supervisors", cluster.get_supervisors_size());
         json.put("topologies", cluster.get_topologies_size());
         json.put("slotsTotal", slots(cluster));
@@ -65,9 +66,25 @@ final class ClusterApi {
         json.put("availCpu", totalCpu - usedCpu);
         json.put("fragmentedMem", 0.0);
         json.put("fragmentedCpu", 0.0);
+        json.put("availGenerics", "");
+        json.put("totalGenerics", "");
+        Map<String, Object> conf = StormJson.nimbusConf(nimbus);
+        json.put("bugtracker-url", conf.get("ui.project.bugtracker.url"));
+        json.put("central-log-url", conf.get("ui.central.logging.url"));
         json.put("memAssignedPercentUtil", StormJson.decimal(totalMem > 0 ? 100 * usedMem / totalMem : 0));
         json.put("cpuAssignedPercentUtil", StormJson.decimal(totalCpu > 0 ? 100 * usedCpu / totalCpu : 0));
         json.put("nimbusUptimeSeconds", cluster.get_nimbuses().isEmpty() ? 0 : cluster.get_nimbuses().get(0).get_uptime_secs());
+        return json;
+    }
+
+    /** The build of storm-client this server runs, as Storm's {@code stormVersionInfo}. */
+    private static Map<String, Object> versionInfo() {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("version", VersionInfo.getVersion());
+        json.put("revision", VersionInfo.getRevision());
+        json.put("branch", VersionInfo.getBranch());
+        json.put("date", VersionInfo.getDate());
+        json.put("srcChecksum", VersionInfo.getSrcChecksum());
         return json;
     }
 
@@ -141,6 +158,9 @@ final class ClusterApi {
             row.put("usedCpu", machine.usedCpu());
             row.put("availMem", machine.totalMemoryMb() - machine.usedMemoryMb());
             row.put("availCpu", machine.totalCpu() - machine.usedCpu());
+            row.put("totalGenericResources", "");
+            row.put("usedGenericResources", "");
+            row.put("availGenericResources", "");
             row.put("version", VersionInfo.getVersion());
             row.put("logLink", "");
             rows.add(row);

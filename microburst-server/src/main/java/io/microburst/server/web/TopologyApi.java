@@ -62,6 +62,7 @@ final class TopologyApi {
         json.put("replicationCount", 1);
         json.put("schedulerInfo", t.get_sched_status());
         json.put("stormVersion", VersionInfo.getVersion());
+        json.put("topologyVersion", t.get_topology_version());
         return json;
     }
 
@@ -75,6 +76,19 @@ final class TopologyApi {
         json.put("assignedMemOffHeap", 0.0);
         json.put("assignedTotalMem", heapMb);
         json.put("assignedCpu", 0.0);
+        // Storm's generic resources (GPUs and the like), printed as Storm prints them: none
+        json.put("requestedGenericResources", "");
+        json.put("assignedGenericResources", "");
+    }
+
+    /** Storm's page splits memory into regular and shared (between executors of a worker): none is shared here. */
+    private static void putMemoryKinds(Map<String, Object> json, double heapMb) {
+        for (String side : new String[] {"requested", "assigned"}) {
+            json.put(side + "RegularOnHeapMem", side.equals("assigned") ? heapMb : 0.0);
+            json.put(side + "SharedOnHeapMem", 0.0);
+            json.put(side + "RegularOffHeapMem", 0.0);
+            json.put(side + "SharedOffHeapMem", 0.0);
+        }
     }
 
     Map<String, Object> topology(String id, String window, String sys) throws TException {
@@ -90,6 +104,10 @@ final class TopologyApi {
         Map<String, Object> conf = StormJson.topologyConf(nimbus, id);
         json.put("msgTimeout", conf.get("topology.message.timeout.secs"));
         json.put("schedulerDisplayResource", true);
+        putMemoryKinds(json, machine.heapMaxMb());
+        Map<String, Object> serverConf = StormJson.nimbusConf(nimbus);
+        json.put("bugtracker-url", serverConf.get("ui.project.bugtracker.url"));
+        json.put("central-log-url", serverConf.get("ui.central.logging.url"));
         EventSampling.Setting options = debug.of(id, null);
         json.put("debug", options.enabled());
         json.put("samplingPct", options.pct());

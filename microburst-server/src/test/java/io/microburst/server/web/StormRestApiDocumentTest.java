@@ -133,13 +133,36 @@ class StormRestApiDocumentTest {
         }
     }
 
+    /** Fields Storm 2.8.3's UI server sends beyond its document (UIHelpers), per endpoint. */
+    private static final Map<String, List<String>> STORM_SERVER_FIELDS = Map.of(
+        "/api/v1/cluster/summary", List.of("stormVersionInfo", "availGenerics", "totalGenerics", "bugtracker-url",
+            "central-log-url"),
+        "/api/v1/supervisor/summary", List.of("totalGenericResources", "usedGenericResources", "availGenericResources"),
+        "/api/v1/topology/summary", List.of("requestedGenericResources", "assignedGenericResources", "topologyVersion"),
+        "/api/v1/topology/<id>", List.of("requestedGenericResources", "assignedGenericResources", "topologyVersion",
+            "requestedRegularOnHeapMem", "requestedSharedOnHeapMem", "requestedRegularOffHeapMem",
+            "requestedSharedOffHeapMem", "assignedRegularOnHeapMem", "assignedSharedOnHeapMem",
+            "assignedRegularOffHeapMem", "assignedSharedOffHeapMem", "bugtracker-url", "central-log-url"));
+
     /**
-     * Values where Storm's UI and its document part or are easily got wrong: error times in seconds (Storm's page
-     * multiplies them by 1000), oldest error first, a row without error has a null {@code errorPort}, a spout's output
-     * streams carry its acked, failed and complete latency.
+     * The fields Storm's UI server sends beyond its document, and values where Storm's UI and its document part or
+     * are easily got wrong: error times in seconds (Storm's page multiplies them by 1000), oldest error first, a row
+     * without error has a null {@code errorPort}, a spout's output streams carry its acked, failed and complete
+     * latency.
      */
     @SuppressWarnings("unchecked")
     private static void assertStormsValues(MicroburstServer server, String token, String id) throws Exception {
+        STORM_SERVER_FIELDS.forEach((endpoint, fields) -> {
+            try {
+                Object answer = JSONValue.parse(get(server, token, endpoint.replace("<id>", id)).body());
+                fields.forEach(f -> assertTrue(has(answer, List.of(f)), endpoint + " lacks " + f + ": " + answer));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        Map<String, Object> version = (Map<String, Object>) json(get(server, token, "/api/v1/cluster/summary").body())
+            .get("stormVersionInfo");
+        assertEquals(org.apache.storm.utils.VersionInfo.getVersion(), version.get("version"));
         long now = System.currentTimeMillis() / 1000;
         Map<String, Object> halves = json(get(server, token, "/api/v1/topology/" + id + "/component/halves").body());
         List<Map<String, Object>> errors = (List<Map<String, Object>>) halves.get("componentErrors");
