@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * the server starts again.
  *
  * <p>Also serves, on {@code ui.port}, the Storm UI REST API, Prometheus metrics and pages ({@link WebServer}), on
- * {@code logviewer.port} each topology's worker log ({@link WorkerLogs}, {@link LogViewer}), and with
+ * {@code logviewer.port} (and/or {@code logviewer.https.port}) each topology's worker log ({@link WorkerLogs},
+ * {@link LogViewer}), and with
  * {@value ServerConfig#DRPC} on, DRPC as Storm's DRPC daemon does ({@link DrpcDaemon}).
  *
  * <p>Listens on 127.0.0.1 unless {@value ServerConfig#BIND} says otherwise, and refuses to listen on any other address
@@ -84,11 +85,10 @@ public final class MicroburstServer implements AutoCloseable {
         AllowedHosts allowedHosts = ServerConfig.allowedHosts(conf, host);
         // read before anything starts, so that a wrong keystore path or password stops the start in one line
         TlsSettings tls = TlsSettings.from(conf);
+        TlsSettings logTls = TlsSettings.from(conf, TlsSettings.LOGVIEWER);
         boolean readAuth = ServerConfig.readAuth(conf, address.isLoopbackAddress());
-        if (!address.isLoopbackAddress() && tls == null) {
-            LOG.warn("The web and logviewer ports listen on {} over plain HTTP: the token that reads and actions need "
-                + "crosses the network in clear; set {} (with {}) to serve HTTPS", bind, TlsSettings.PORT,
-                TlsSettings.KEYSTORE_PATH);
+        if (!address.isLoopbackAddress()) {
+            warnPlainHttp(bind, tls == null ? TlsSettings.UI : null, logTls == null ? TlsSettings.LOGVIEWER : null);
         }
 
         services.start("data folder lock", () -> DataDirLock.lock(dir));
@@ -124,12 +124,30 @@ public final class MicroburstServer implements AutoCloseable {
         if (web.port() >= 0) {
             conf.put(ServerConfig.UI_PORT, web.port());
         }
-        this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind,
-            ServerConfig.logViewerPort(conf), allowedHosts, access));
-        // the UI's log links name the port in use (logviewer.port 0 picks a free one)
-        if (logViewer != null) {
+        int logHttpPort = logTls != null && TlsSettings.plainHttpOff(conf, TlsSettings.LOGVIEWER) ? -1
+            : ServerConfig.logViewerPort(conf);
+        this.logViewer = services.start("logviewer", () -> startLogViewer(workerLogs, bind, logHttpPort, logTls,
+            allowedHosts, access));
+        // the UI's log links name the port in use (logviewer.port 0 picks a free one), https when the logviewer has it
+        if (logViewer != null && logViewer.port() >= 0) {
             conf.put(ServerConfig.LOGVIEWER_PORT, logViewer.port());
         }
+        if (logViewer != null && logViewer.httpsPort() >= 0) {
+            conf.put(TlsSettings.key(TlsSettings.LOGVIEWER, "port"), logViewer.httpsPort());
+        }
+    }
+
+    /** Beyond loopback, says which faces ({@code ui}, {@code logviewer}; null: on HTTPS) send the token in clear. */
+    private static void warnPlainHttp(String bind, String web, String logviewer) {
+        if (web == null && logviewer == null) {
+            return;
+        }
+        String faces = web != null && logviewer != null ? "web and logviewer ports listen"
+            : web != null ? "web port listens" : "logviewer port listens";
+        String keys = web != null && logviewer != null ? TlsSettings.PORT + " and " + TlsSettings.key(logviewer, "port")
+            : TlsSettings.key(web != null ? web : logviewer, "port");
+        LOG.warn("The {} on {} over plain HTTP: the token that reads and actions need crosses the network in clear; "
+            + "set {} (with the keystore keys beside it) to serve HTTPS", faces, bind, keys);
     }
 
     /** Deletes what is inside {@code folder} (nothing runs there yet), keeping the folder. */
@@ -179,13 +197,17 @@ public final class MicroburstServer implements AutoCloseable {
     }
 
     /** The logviewer, or null (logged) when its port cannot be had: the worker logs are still written. */
-    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port, AllowedHosts allowedHosts,
-                                            ReadAccess access) {
+    private static LogViewer startLogViewer(WorkerLogs logs, String bind, int port, TlsSettings tls,
+                                            AllowedHosts allowedHosts, ReadAccess access) {
         try {
-            return new LogViewer(logs, bind, port, allowedHosts, access);
+            return new LogViewer(logs, bind, port, tls, allowedHosts, access);
         } catch (Exception e) {
+            String ports = (port >= 0 ? String.valueOf(port) : "") + (port >= 0 && tls != null ? " and " : "")
+                + (tls != null ? tls.port() : "");
             LOG.warn("No logviewer: cannot listen on {}:{} ({}); worker logs are still written to {}; set {} to a free "
-                + "port to serve them", bind, port, e.toString(), logs.root(), ServerConfig.LOGVIEWER_PORT);
+                + "port to serve them", bind, ports, e.toString(), logs.root(), tls == null
+                ? ServerConfig.LOGVIEWER_PORT : ServerConfig.LOGVIEWER_PORT + " or " + TlsSettings.key(
+                TlsSettings.LOGVIEWER, "port"));
             return null;
         }
     }
@@ -230,14 +252,27 @@ public final class MicroburstServer implements AutoCloseable {
 
     /** Where a person finds the pages: the HTTPS address when there is one, else the plain one. */
     public String pagesUrl() {
-        String name = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-        return web.httpsPort() >= 0 ? "https://" + name + ":" + web.httpsPort() + "/"
-            : "http://" + name + ":" + web.port() + "/";
+        return url(web.port(), web.httpsPort());
     }
 
-    /** The logviewer's port (worker logs), or -1 when it could not listen. */
+    /** Where the logviewer serves worker logs, as {@link #pagesUrl()}; null when it could not listen. */
+    public String logViewerUrl() {
+        return logViewer == null ? null : url(logViewer.port(), logViewer.httpsPort());
+    }
+
+    private String url(int port, int httpsPort) {
+        String name = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+        return httpsPort >= 0 ? "https://" + name + ":" + httpsPort + "/" : "http://" + name + ":" + port + "/";
+    }
+
+    /** The logviewer's plain HTTP port (worker logs), or -1 when it could not listen or serves HTTPS only. */
     public int logViewerPort() {
         return logViewer == null ? -1 : logViewer.port();
+    }
+
+    /** The logviewer's HTTPS port ({@code logviewer.https.port}), or -1 without HTTPS or when it could not listen. */
+    public int logViewerHttpsPort() {
+        return logViewer == null ? -1 : logViewer.httpsPort();
     }
 
     /** The folder holding each topology's {@code ID/PORT/worker.log}, as a Storm supervisor's workers-artifacts. */

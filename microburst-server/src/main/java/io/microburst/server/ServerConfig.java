@@ -18,8 +18,9 @@ import org.apache.storm.utils.ObjectReader;
  * {@code -c} overrides). Storm's keys it honours: {@code nimbus.thrift.port}, {@code nimbus.thrift.max_buffer_size},
  * {@code nimbus.thrift.threads}, {@code nimbus.file.copy.expiration.secs} (idle uploads), {@code ui.port} (pages,
  * REST API, metrics), the UI's HTTPS keys ({@code ui.https.*}, {@code ui.disable.http.binding}:
- * {@link io.microburst.server.web.TlsSettings}), {@code logviewer.port} (worker logs), {@code nimbus.thrift.transport}
- * / {@code storm.thrift.transport} (authentication);
+ * {@link io.microburst.server.web.TlsSettings}), {@code logviewer.port} (worker logs) and the logviewer's HTTPS keys
+ * ({@code logviewer.https.*}, {@code logviewer.disable.http.binding}), {@code nimbus.thrift.transport} /
+ * {@code storm.thrift.transport} (authentication);
  * with {@value #DRPC} on, Storm's DRPC daemon keys: {@code drpc.port}, {@code drpc.invocations.port},
  * {@code drpc.http.port}, {@code drpc.request.timeout.secs}, {@code drpc.authorizer}, {@code drpc.thrift.transport},
  * {@code drpc.invocations.thrift.transport}, {@code drpc.worker.threads}, {@code drpc.invocations.threads},

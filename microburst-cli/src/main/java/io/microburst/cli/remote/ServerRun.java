@@ -68,8 +68,8 @@ public final class ServerRun {
         }, "microburst-server-shutdown"));
         out.println("microburst server: Nimbus Thrift on " + server.host() + ":" + server.thriftPort()
             + ", pages, Storm UI REST API and /metrics on " + server.pagesUrl() + ", "
-            + (server.logViewerPort() < 0 ? "no logviewer" : "worker logs on http://" + server.host() + ":"
-            + server.logViewerPort() + "/api/v1/") + ", topologies stored in " + server.dataDir());
+            + (server.logViewerUrl() == null ? "no logviewer" : "worker logs on " + server.logViewerUrl() + "api/v1/")
+            + ", topologies stored in " + server.dataDir());
         if (server.drpcPort() >= 0) {
             out.println("microburst server: DRPC on " + server.host() + ":" + server.drpcPort() + ", invocations on "
                 + server.host() + ":" + server.drpcInvocationsPort()

@@ -4,6 +4,7 @@ import io.microburst.server.web.AllowedHosts;
 import io.microburst.server.web.JettyServer;
 import io.microburst.server.web.QueryParameters;
 import io.microburst.server.web.ReadAccess;
+import io.microburst.server.web.TlsSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * {@code /api/v1/search} and {@code /api/v1/deepSearch/ID} ({@link LogSearch}), and the search pages {@code
  * /logviewer_search.html}, {@code /deep_search_result.html}. A request for anything outside the logs folder, or for a
  * file that does not exist, gets 404 naming it; a bad parameter 400 naming it; one line either way (Storm's error
- * JSON on the JSON endpoints). Listens on the server's bind address only. Jetty's request threads; stateless
- * apart from Jetty.
+ * JSON on the JSON endpoints). Listens on the server's bind address only, over HTTP and/or HTTPS. Jetty's request
+ * threads; stateless apart from Jetty.
  */
 public final class LogViewer implements AutoCloseable {
     /** Without {@code format=text}, a raw slice is at most this long. */
@@ -46,14 +47,31 @@ public final class LogViewer implements AutoCloseable {
     /** Beyond loopback every request needs the server's token, as the web port's ({@link ReadAccess}). */
     public LogViewer(LogFolder logs, String host, int port, AllowedHosts allowedHosts, ReadAccess access)
         throws Exception {
+        this(logs, host, port, null, allowedHosts, access);
+    }
+
+    /**
+     * As above, over HTTPS too (Storm's {@code logviewer.https.*} keys), with the same TLS as the web port's.
+     *
+     * @param port the plain HTTP port, 0 for any free one, -1 for none (HTTPS only)
+     * @param tls HTTPS on the same address, or null
+     */
+    public LogViewer(LogFolder logs, String host, int port, TlsSettings tls, AllowedHosts allowedHosts,
+                     ReadAccess access) throws Exception {
         this.logs = logs;
         this.search = new LogSearch(logs);
-        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, allowedHosts,
+        this.http = new JettyServer("logviewer", "microburst-logviewer", 8, 1, host, port, tls, allowedHosts,
             access.guard(new Routes(), false), false);
     }
 
+    /** The plain HTTP port, or -1 when it serves HTTPS only. */
     public int port() {
         return http.port();
+    }
+
+    /** The HTTPS port ({@code logviewer.https.port}), or -1 without HTTPS. */
+    public int httpsPort() {
+        return http.httpsPort();
     }
 
     @Override

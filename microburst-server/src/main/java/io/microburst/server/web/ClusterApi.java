@@ -19,7 +19,8 @@ import org.apache.storm.utils.VersionInfo;
  * {@code cluster/configuration}, {@code cluster/summary}, {@code nimbus/summary} (one Nimbus, the leader),
  * {@code supervisor/summary} and {@code supervisor?id=|host=} (one supervisor: this process; a slot per running
  * topology, since each runs as one worker), {@code history/summary} (the running topologies) and {@code owner-resources[/OWNER]} (topologies
- * grouped by owner; no resource guarantees exist, so they answer Storm's {@code "N/A"}). Memory is in MB and CPU in
+ * grouped by owner; no resource guarantees exist, so they answer as Storm's UI does without one: {@code "N/A"}, and
+ * {@code -1} isolated nodes). Memory is in MB and CPU in
  * Storm's percent of a core: totals are the machine's (physical memory, cores × 100), use is this process' (heap in
  * use, process CPU load). Stateless; thread-safe.
  */
@@ -46,6 +47,7 @@ final class ClusterApi {
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("stormVersion", VersionInfo.getVersion());
+        json.put("stormVersionInfo", versionInfo());
         json.put("supervisors", cluster.get_supervisors_size());
         json.put("topologies", cluster.get_topologies_size());
         json.put("slotsTotal", slots(cluster));
@@ -64,9 +66,25 @@ final class ClusterApi {
         json.put("availCpu", totalCpu - usedCpu);
         json.put("fragmentedMem", 0.0);
         json.put("fragmentedCpu", 0.0);
+        json.put("availGenerics", "");
+        json.put("totalGenerics", "");
+        Map<String, Object> conf = StormJson.nimbusConf(nimbus);
+        json.put("bugtracker-url", conf.get("ui.project.bugtracker.url"));
+        json.put("central-log-url", conf.get("ui.central.logging.url"));
         json.put("memAssignedPercentUtil", StormJson.decimal(totalMem > 0 ? 100 * usedMem / totalMem : 0));
         json.put("cpuAssignedPercentUtil", StormJson.decimal(totalCpu > 0 ? 100 * usedCpu / totalCpu : 0));
         json.put("nimbusUptimeSeconds", cluster.get_nimbuses().isEmpty() ? 0 : cluster.get_nimbuses().get(0).get_uptime_secs());
+        return json;
+    }
+
+    /** The build of storm-client this server runs, as Storm's {@code stormVersionInfo}. */
+    private static Map<String, Object> versionInfo() {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("version", VersionInfo.getVersion());
+        json.put("revision", VersionInfo.getRevision());
+        json.put("branch", VersionInfo.getBranch());
+        json.put("date", VersionInfo.getDate());
+        json.put("srcChecksum", VersionInfo.getSrcChecksum());
         return json;
     }
 
@@ -76,7 +94,7 @@ final class ClusterApi {
     }
 
     Map<String, Object> nimbusSummary() throws TException {
-        int logviewer = StormJson.logviewerPort(StormJson.nimbusConf(nimbus));
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
         NimbusSummary leader = nimbus.getLeader();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("host", leader.get_host());
@@ -85,15 +103,16 @@ final class ClusterApi {
         row.put("version", leader.get_version());
         row.put("nimbusUpTimeSeconds", leader.get_uptime_secs());
         row.put("nimbusUpTime", StormJson.prettyUptime(leader.get_uptime_secs()));
-        row.put("nimbusLogLink", "http://" + leader.get_host() + ":" + logviewer + "/api/v1/daemonlog?file=nimbus.log");
+        row.put("nimbusLogLink", logviewer.url(leader.get_host(), "/api/v1/daemonlog?file=nimbus.log"));
         return Map.of("nimbuses", List.of(row));
     }
 
     Map<String, Object> supervisorSummary() throws TException {
         Map<String, Object> conf = StormJson.nimbusConf(nimbus);
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("logviewerPort", StormJson.logviewerPort(conf));
-        json.put("logviewerScheme", "http");
+        LogviewerAddress logviewer = LogviewerAddress.of(conf);
+        json.put("logviewerPort", logviewer.port());
+        json.put("logviewerScheme", logviewer.scheme());
         json.put("supervisors", supervisors(nimbus.getClusterInfo()));
         json.put("schedulerDisplayResource", true);
         return json;
@@ -139,6 +158,9 @@ final class ClusterApi {
             row.put("usedCpu", machine.usedCpu());
             row.put("availMem", machine.totalMemoryMb() - machine.usedMemoryMb());
             row.put("availCpu", machine.totalCpu() - machine.usedCpu());
+            row.put("totalGenericResources", "");
+            row.put("usedGenericResources", "");
+            row.put("availGenericResources", "");
             row.put("version", VersionInfo.getVersion());
             row.put("logLink", "");
             rows.add(row);
@@ -199,7 +221,7 @@ final class ClusterApi {
         json.put("totalCpuUsage", cpu);
         json.put("memoryGuarantee", "N/A");
         json.put("cpuGuarantee", "N/A");
-        json.put("isolatedNodes", "N/A");
+        json.put("isolatedNodes", -1);
         json.put("memoryGuaranteeRemaining", "N/A");
         json.put("cpuGuaranteeRemaining", "N/A");
         json.put("totalReqOnHeapMem", 0.0);

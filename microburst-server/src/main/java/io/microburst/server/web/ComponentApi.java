@@ -2,6 +2,7 @@ package io.microburst.server.web;
 
 import io.microburst.runtime.task.EventSampling;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ import org.apache.storm.generated.ExecutorSummary;
 import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.generated.NotAliveException;
+import org.apache.storm.generated.SpoutStats;
 import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.thrift.TException;
 import org.apache.storm.utils.Utils;
@@ -44,7 +46,7 @@ final class ComponentApi {
         if (selected == null) {
             throw new NotAliveException("Topology '" + id + "' has no component '" + component + "'");
         }
-        int logviewer = StormJson.logviewerPort(StormJson.nimbusConf(nimbus));
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("user", info.get_owner());
         json.put("id", component);
@@ -65,7 +67,7 @@ final class ComponentApi {
         EventSampling.Setting options = debug.of(id, component);
         json.put("debug", options.enabled());
         json.put("samplingPct", options.pct());
-        json.put("eventLogLink", StormJson.logLink(TopologyHost.of(info), logviewer,
+        json.put("eventLogLink", logviewer.logLink(TopologyHost.of(info),
             info.get_id() + "/" + TopologyHost.port(info) + "/events.log"));
         json.put("profilingAndDebuggingCapable", true);
         json.put("profileActionEnabled", true);
@@ -86,9 +88,9 @@ final class ComponentApi {
         json.put("outputStats", outputStats(info, component, win, withSys));
         json.put("executorStats", executorStats(info, component, win, logviewer));
         List<Object> errors = new ArrayList<>();
-        for (ErrorInfo e : selected.errors) {
-            errors.add(StormJson.error(e, info.get_id(), logviewer));
-        }
+        // oldest first, as Storm's UI sorts them
+        selected.errors.stream().sorted(Comparator.comparingInt(ErrorInfo::get_error_time_secs))
+            .forEach(e -> errors.add(StormJson.error(e, info.get_id(), logviewer)));
         json.put("componentErrors", errors);
         return json;
     }
@@ -145,31 +147,56 @@ final class ComponentApi {
         return values == null ? Map.of() : values;
     }
 
+    /**
+     * Per output stream, emitted and transferred over the component's executors; for a spout also, as Storm's, the
+     * trees rooted on that stream acked and failed and their complete latency (weighted by acked).
+     */
     private static List<Object> outputStats(TopologyInfo info, String component, String window, boolean sys) {
-        Map<String, long[]> byStream = new TreeMap<>();
+        Map<String, double[]> byStream = new TreeMap<>();
+        boolean spout = false;
         for (ExecutorSummary e : info.get_executors()) {
             ExecutorStats stats = e.get_stats();
             if (!component.equals(e.get_component_id()) || stats == null) {
                 continue;
             }
-            inWindow(stats.get_emitted(), window).forEach((s, n) -> byStream.computeIfAbsent(s, k -> new long[2])[0] += n);
-            inWindow(stats.get_transferred(), window)
-                .forEach((s, n) -> byStream.computeIfAbsent(s, k -> new long[2])[1] += n);
+            inWindow(stats.get_emitted(), window).forEach((s, n) -> sums(byStream, s)[0] += n);
+            inWindow(stats.get_transferred(), window).forEach((s, n) -> sums(byStream, s)[1] += n);
+            if (stats.get_specific() != null && stats.get_specific().is_set_spout()) {
+                spout = true;
+                SpoutStats s = stats.get_specific().get_spout();
+                Map<String, Double> completeMs = inWindow(s.get_complete_ms_avg(), window);
+                inWindow(s.get_acked(), window).forEach((stream, n) -> {
+                    sums(byStream, stream)[2] += n;
+                    sums(byStream, stream)[4] += n * completeMs.getOrDefault(stream, 0.0);
+                });
+                inWindow(s.get_failed(), window).forEach((stream, n) -> sums(byStream, stream)[3] += n);
+            }
         }
         List<Object> rows = new ArrayList<>();
-        byStream.forEach((stream, counts) -> {
+        boolean isSpout = spout;
+        byStream.forEach((stream, sums) -> {
             if (sys || !Utils.isSystemId(stream)) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("stream", stream);
-                row.put("emitted", counts[0]);
-                row.put("transferred", counts[1]);
+                row.put("emitted", (long) sums[0]);
+                row.put("transferred", (long) sums[1]);
+                if (isSpout) {
+                    row.put("completeLatency", StormJson.decimal(sums[2] == 0 ? 0 : sums[4] / sums[2]));
+                    row.put("acked", (long) sums[2]);
+                    row.put("failed", (long) sums[3]);
+                }
                 rows.add(row);
             }
         });
         return rows;
     }
 
-    private static List<Object> executorStats(TopologyInfo info, String component, String window, int logviewer) {
+    private static double[] sums(Map<String, double[]> byStream, String stream) {
+        return byStream.computeIfAbsent(stream, k -> new double[5]);
+    }
+
+    private static List<Object> executorStats(TopologyInfo info, String component, String window,
+                                               LogviewerAddress logviewer) {
         List<Object> rows = new ArrayList<>();
         for (ExecutorSummary e : info.get_executors()) {
             if (!component.equals(e.get_component_id())) {
@@ -187,7 +214,7 @@ final class ComponentApi {
             row.put("uptimeSeconds", e.get_uptime_secs());
             row.put("host", e.get_host());
             row.put("port", e.get_port());
-            row.put("workerLogLink", StormJson.workerLogLink(e.get_host(), logviewer, info.get_id(), e.get_port()));
+            row.put("workerLogLink", logviewer.workerLogLink(e.get_host(), info.get_id(), e.get_port()));
             TopologyApi.putCounts(row, c);
             rows.add(row);
         }

@@ -143,14 +143,14 @@ final class Profiler {
     }
 
     /** Storm's {@code profilerActive}: the recording in progress for the topology, if any. */
-    synchronized List<Object> active(String topologyId, int logviewerPort) {
+    synchronized List<Object> active(String topologyId, LogviewerAddress logviewer) {
         List<Object> rows = new ArrayList<>();
         Active active = recordings.get(topologyId);
         if (active != null && active.recording().getState() == jdk.jfr.RecordingState.RUNNING) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("host", active.host());
             row.put("port", String.valueOf(active.port()));
-            row.put("dumplink", dumpLink(active.host(), logviewerPort, topologyId, active.port()));
+            row.put("dumplink", dumpLink(active.host(), logviewer, topologyId, active.port()));
             row.put("timestamp", System.currentTimeMillis() - active.startMillis());
             rows.add(row);
         }
@@ -158,9 +158,9 @@ final class Profiler {
     }
 
     /** Where the logviewer lists the topology's files, dumps included. */
-    static String dumpLink(String host, int logviewerPort, String topologyId, int port) {
-        return "http://" + host + ":" + logviewerPort + "/api/v1/listLogs?topoId="
-            + org.apache.storm.utils.Utils.urlEncodeUtf8(topologyId) + "&port=" + port;
+    static String dumpLink(String host, LogviewerAddress logviewer, String topologyId, int port) {
+        return logviewer.url(host, "/api/v1/listLogs?topoId=" + org.apache.storm.utils.Utils.urlEncodeUtf8(topologyId)
+            + "&port=" + port);
     }
 
     private Path write(String topologyId, int port, String prefix, String suffix, byte[] bytes) throws IOException {

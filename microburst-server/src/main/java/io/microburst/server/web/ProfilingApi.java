@@ -44,8 +44,7 @@ final class ProfilingApi {
                 }
                 profiler.start(trusted, host, port, Integer.parseInt(timeout));
                 json.put("timeout", timeout);
-                json.put("dumplink", Profiler.dumpLink(host, StormJson.logviewerPort(StormJson.nimbusConf(nimbus)),
-                    trusted, port));
+                json.put("dumplink", Profiler.dumpLink(host, StormJson.logviewer(nimbus), trusted, port));
             }
             case "stop" -> profiler.stop(trusted);
             case "dumpprofile" -> json.put("file", name(profiler.dump(trusted, port)));

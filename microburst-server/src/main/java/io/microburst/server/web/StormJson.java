@@ -7,17 +7,12 @@ import org.apache.storm.generated.ErrorInfo;
 import org.apache.storm.generated.Nimbus;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.thrift.TException;
-import org.apache.storm.utils.ObjectReader;
-import org.apache.storm.utils.Utils;
 
 /**
  * What several Storm UI REST answers share: the window parameter, Storm's number and uptime formats, the error fields
- * and the logviewer links (Storm's {@code http://HOST:LOGVIEWER_PORT/api/v1/log?file=ID/PORT/worker.log}). Stateless.
+ * and the logviewer links ({@link LogviewerAddress}). Stateless.
  */
 final class StormJson {
-    /** Storm's default {@code logviewer.port}. */
-    private static final int DEFAULT_LOGVIEWER_PORT = 8000;
-
     private StormJson() {
     }
 
@@ -55,41 +50,38 @@ final class StormJson {
         return parsed instanceof Map ? (Map<String, Object>) parsed : Map.of();
     }
 
-    static int logviewerPort(Map<String, Object> nimbusConf) {
-        return ObjectReader.getInt(nimbusConf.get("logviewer.port"), DEFAULT_LOGVIEWER_PORT);
+    /** Where the links find the logviewer, from the server's configuration. */
+    static LogviewerAddress logviewer(Nimbus.Iface nimbus) throws TException {
+        return LogviewerAddress.of(nimbusConf(nimbus));
     }
 
-    /** The logviewer's page for a file under its root, as Storm's UI links it. */
-    static String logLink(String host, int logviewerPort, String file) {
-        return "http://" + host + ":" + logviewerPort + "/api/v1/log?file=" + Utils.urlEncodeUtf8(file);
-    }
-
-    /** The worker log of a topology's worker, {@code ID/PORT/worker.log} on the logviewer. */
-    static String workerLogLink(String host, int logviewerPort, String topologyId, int port) {
-        return logLink(host, logviewerPort, topologyId + "/" + port + "/worker.log");
-    }
-
-    /** One error as Storm's component page lists it. */
-    static Map<String, Object> error(ErrorInfo e, String topologyId, int logviewerPort) {
+    /**
+     * One error as Storm's component page lists it; {@code errorTime} in seconds since the epoch, as Storm 2.8.3's UI
+     * sends it and its page reads it (the document's example shows milliseconds, from an older Storm).
+     */
+    static Map<String, Object> error(ErrorInfo e, String topologyId, LogviewerAddress logviewer) {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("errorTime", e.get_error_time_secs() * 1000L);
+        json.put("errorTime", e.get_error_time_secs());
         json.put("errorHost", e.get_host());
         json.put("errorPort", e.get_port());
-        json.put("errorWorkerLogLink", workerLogLink(e.get_host(), logviewerPort, topologyId, e.get_port()));
+        json.put("errorWorkerLogLink", logviewer.workerLogLink(e.get_host(), topologyId, e.get_port()));
         json.put("errorLapsedSecs", System.currentTimeMillis() / 1000 - e.get_error_time_secs());
         json.put("error", e.get_error());
         return json;
     }
 
-    /** The last-error fields of a spout or bolt row of the topology page (empty strings when there was none). */
-    static void putLastError(Map<String, Object> row, ErrorInfo last, String topologyId, int logviewerPort) {
+    /**
+     * The last-error fields of a spout or bolt row of the topology page; when there was none, Storm's: empty strings,
+     * and null for the port and times.
+     */
+    static void putLastError(Map<String, Object> row, ErrorInfo last, String topologyId, LogviewerAddress logviewer) {
         row.put("lastError", last == null ? "" : last.get_error());
         row.put("errorHost", last == null ? "" : last.get_host());
-        row.put("errorPort", last == null ? "" : last.get_port());
+        row.put("errorPort", last == null ? null : last.get_port());
         row.put("errorTime", last == null ? null : last.get_error_time_secs());
         row.put("errorLapsedSecs", last == null ? null : System.currentTimeMillis() / 1000 - last.get_error_time_secs());
         row.put("errorWorkerLogLink", last == null ? ""
-            : workerLogLink(last.get_host(), logviewerPort, topologyId, last.get_port()));
+            : logviewer.workerLogLink(last.get_host(), topologyId, last.get_port()));
     }
 
     static String prettyUptime(int secs) {

@@ -15,13 +15,15 @@ import org.apache.storm.utils.ObjectReader;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * HTTPS for the web port, read from Storm's own UI keys as Storm 2.8.3's UI server reads them: {@value #PORT} above 0
- * turns it on, the key comes from {@value #KEYSTORE_PATH} ({@value #KEYSTORE_TYPE}, default PKCS12, which also reads
- * JKS files) opened with {@value #KEYSTORE_PASSWORD} and its key with {@value #KEY_PASSWORD} (default: the keystore's
- * password), and {@value #NEED_CLIENT_AUTH} / {@value #WANT_CLIENT_AUTH} ask clients for certificates that
- * {@value #TRUSTSTORE_PATH} vouches for. Both stores are opened when the settings are read, so a wrong path, password or
- * type stops the server's start with one line naming the key, rather than a TLS failure at the first request.
- * Immutable once built; any thread.
+ * HTTPS for one of the server's HTTP faces, read from Storm's own keys for it as Storm 2.8.3's daemons read them: the
+ * UI's ({@value #UI}{@code .https.*}, {@link #from(Map)}) or the logviewer's ({@value #LOGVIEWER}{@code .https.*},
+ * {@link #from(Map, String)}). {@code D.https.port} above 0 turns it on, the key comes from
+ * {@code D.https.keystore.path} ({@code .keystore.type}, default PKCS12, which also reads JKS files) opened with
+ * {@code .keystore.password} and its key with {@code .key.password} (default: the keystore's password), and
+ * {@code .need.client.auth} / {@code .want.client.auth} ask clients for certificates that {@code .truststore.path}
+ * vouches for. Both stores are opened when the settings are read, so a wrong path, password or type stops the server's
+ * start with one line naming the key, rather than a TLS failure at the first request. Immutable once built; any
+ * thread.
  *
  * @param port the HTTPS port
  * @param keyStore the server's key and certificate chain, opened
@@ -32,62 +34,92 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  */
 public record TlsSettings(int port, KeyStore keyStore, String keyPassword, KeyStore trustStore, boolean needClientAuth,
                           boolean wantClientAuth) {
+    /** The prefix of the UI's keys (Storm's DaemonConfig {@code UI_HTTPS_*}). */
+    public static final String UI = "ui";
+    /** The prefix of the logviewer's keys (Storm's DaemonConfig {@code LOGVIEWER_HTTPS_*}). */
+    public static final String LOGVIEWER = "logviewer";
     /** Storm's key (DaemonConfig): the UI's HTTPS port; 0 or unset: no HTTPS. */
-    public static final String PORT = "ui.https.port";
-    public static final String KEYSTORE_PATH = "ui.https.keystore.path";
-    public static final String KEYSTORE_PASSWORD = "ui.https.keystore.password";
-    public static final String KEYSTORE_TYPE = "ui.https.keystore.type";
-    public static final String KEY_PASSWORD = "ui.https.key.password";
-    public static final String TRUSTSTORE_PATH = "ui.https.truststore.path";
-    public static final String TRUSTSTORE_PASSWORD = "ui.https.truststore.password";
-    public static final String TRUSTSTORE_TYPE = "ui.https.truststore.type";
-    public static final String WANT_CLIENT_AUTH = "ui.https.want.client.auth";
-    public static final String NEED_CLIENT_AUTH = "ui.https.need.client.auth";
+    public static final String PORT = UI + ".https.port";
+    public static final String KEYSTORE_PATH = UI + ".https.keystore.path";
+    public static final String KEYSTORE_PASSWORD = UI + ".https.keystore.password";
+    public static final String KEYSTORE_TYPE = UI + ".https.keystore.type";
+    public static final String KEY_PASSWORD = UI + ".https.key.password";
+    public static final String TRUSTSTORE_PATH = UI + ".https.truststore.path";
+    public static final String TRUSTSTORE_PASSWORD = UI + ".https.truststore.password";
+    public static final String TRUSTSTORE_TYPE = UI + ".https.truststore.type";
+    public static final String WANT_CLIENT_AUTH = UI + ".https.want.client.auth";
+    public static final String NEED_CLIENT_AUTH = UI + ".https.need.client.auth";
     /**
      * Storm's key (default true in Storm's defaults): with HTTPS on, no plain HTTP on {@code ui.port}. Set to false to
-     * keep plain HTTP as well.
+     * keep plain HTTP as well. The logviewer's is {@code logviewer.disable.http.binding}, the same way.
      */
-    public static final String DISABLE_HTTP_BINDING = "ui.disable.http.binding";
+    public static final String DISABLE_HTTP_BINDING = UI + ".disable.http.binding";
     private static final String DEFAULT_TYPE = "PKCS12";
 
+    /** The UI's settings: {@link #from(Map, String)} for {@value #UI}. */
+    public static TlsSettings from(Map<String, Object> conf) {
+        return from(conf, UI);
+    }
+
     /**
-     * The settings in {@code conf}, or null when {@value #PORT} is unset or 0 (no HTTPS, as in Storm).
+     * The settings under {@code daemon}'s keys in {@code conf}, or null when {@code DAEMON.https.port} is unset or 0
+     * (no HTTPS, as in Storm).
      *
+     * @param daemon {@value #UI} or {@value #LOGVIEWER}
      * @throws IllegalArgumentException in one line naming the key, when a store cannot be opened as configured
      */
-    public static TlsSettings from(Map<String, Object> conf) {
-        int port = ObjectReader.getInt(conf.get(PORT), 0);
+    public static TlsSettings from(Map<String, Object> conf, String daemon) {
+        String portKey = key(daemon, "port");
+        int port = ObjectReader.getInt(conf.get(portKey), 0);
         if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException(PORT + " must be a port from 1 to 65535 (0 or unset: no HTTPS): " + port);
+            throw new IllegalArgumentException(portKey + " must be a port from 1 to 65535 (0 or unset: no HTTPS): "
+                + port);
         }
         if (port == 0) {
             return null;
         }
-        String path = text(conf, KEYSTORE_PATH);
+        String pathKey = key(daemon, "keystore.path");
+        String passwordKey = key(daemon, "keystore.password");
+        String path = text(conf, pathKey);
         if (path == null) {
-            throw new IllegalArgumentException(PORT + " is " + port + " but " + KEYSTORE_PATH + " is not set: name the "
+            throw new IllegalArgumentException(portKey + " is " + port + " but " + pathKey + " is not set: name the "
                 + "keystore holding the server's key and certificate (for example one made with the JDK's keytool)");
         }
-        String password = text(conf, KEYSTORE_PASSWORD);
-        String type = typeOf(conf, KEYSTORE_TYPE);
-        KeyStore keys = open(Path.of(path), type, password, KEYSTORE_PATH, KEYSTORE_PASSWORD, KEYSTORE_TYPE);
-        String keyPassword = text(conf, KEY_PASSWORD) != null ? text(conf, KEY_PASSWORD) : password;
-        checkKey(keys, path, keyPassword);
-        String trustPath = text(conf, TRUSTSTORE_PATH);
-        KeyStore trust = trustPath == null ? null : open(Path.of(trustPath), typeOf(conf, TRUSTSTORE_TYPE),
-            text(conf, TRUSTSTORE_PASSWORD), TRUSTSTORE_PATH, TRUSTSTORE_PASSWORD, TRUSTSTORE_TYPE);
-        boolean need = ObjectReader.getBoolean(conf.get(NEED_CLIENT_AUTH), false);
-        boolean want = ObjectReader.getBoolean(conf.get(WANT_CLIENT_AUTH), false);
+        String password = text(conf, passwordKey);
+        String typeKey = key(daemon, "keystore.type");
+        KeyStore keys = open(Path.of(path), typeOf(conf, typeKey), password, pathKey, passwordKey, typeKey);
+        String keyPasswordKey = key(daemon, "key.password");
+        String keyPassword = text(conf, keyPasswordKey) != null ? text(conf, keyPasswordKey) : password;
+        checkKey(keys, path, keyPassword, pathKey, passwordKey, keyPasswordKey);
+        String trustPathKey = key(daemon, "truststore.path");
+        String trustPath = text(conf, trustPathKey);
+        KeyStore trust = trustPath == null ? null : open(Path.of(trustPath), typeOf(conf, key(daemon,
+            "truststore.type")), text(conf, key(daemon, "truststore.password")), trustPathKey,
+            key(daemon, "truststore.password"), key(daemon, "truststore.type"));
+        String needKey = key(daemon, "need.client.auth");
+        String wantKey = key(daemon, "want.client.auth");
+        boolean need = ObjectReader.getBoolean(conf.get(needKey), false);
+        boolean want = ObjectReader.getBoolean(conf.get(wantKey), false);
         if ((need || want) && trust == null) {
-            throw new IllegalArgumentException((need ? NEED_CLIENT_AUTH : WANT_CLIENT_AUTH) + " is true but "
-                + TRUSTSTORE_PATH + " is not set: name the truststore whose certificates client certificates must chain to");
+            throw new IllegalArgumentException((need ? needKey : wantKey) + " is true but " + trustPathKey
+                + " is not set: name the truststore whose certificates client certificates must chain to");
         }
         return new TlsSettings(port, keys, keyPassword, trust, need, want);
     }
 
+    /** Storm's name for one of {@code daemon}'s HTTPS keys: {@code DAEMON.https.SUFFIX}. */
+    public static String key(String daemon, String suffix) {
+        return daemon + ".https." + suffix;
+    }
+
     /** Whether {@value #DISABLE_HTTP_BINDING} (Storm's default: true) turns plain HTTP off while HTTPS is on. */
     public static boolean plainHttpOff(Map<String, Object> conf) {
-        return ObjectReader.getBoolean(conf.get(DISABLE_HTTP_BINDING), true);
+        return plainHttpOff(conf, UI);
+    }
+
+    /** Whether {@code DAEMON.disable.http.binding} (Storm's default: true) turns plain HTTP off while HTTPS is on. */
+    public static boolean plainHttpOff(Map<String, Object> conf, String daemon) {
+        return ObjectReader.getBoolean(conf.get(daemon + ".disable.http.binding"), true);
     }
 
     /** Jetty's server-side TLS set up from these settings, with the protocols and ciphers Java deems safe. */
@@ -148,7 +180,8 @@ public record TlsSettings(int port, KeyStore keyStore, String keyPassword, KeySt
     }
 
     /** Requires a private key in the store that {@code keyPassword} opens. */
-    private static void checkKey(KeyStore keys, String path, String keyPassword) {
+    private static void checkKey(KeyStore keys, String path, String keyPassword, String pathKey, String passwordKey,
+                                 String keyPasswordKey) {
         try {
             for (String alias : Collections.list(keys.aliases())) {
                 if (keys.isKeyEntry(alias)) {
@@ -156,16 +189,16 @@ public record TlsSettings(int port, KeyStore keyStore, String keyPassword, KeySt
                         keys.getKey(alias, keyPassword == null ? new char[0] : keyPassword.toCharArray());
                         return;
                     } catch (UnrecoverableKeyException e) {
-                        throw new IllegalArgumentException(KEY_PASSWORD + " does not open the key '" + alias + "' in "
-                            + path + ": give the key's password (unset, it is " + KEYSTORE_PASSWORD + ")");
+                        throw new IllegalArgumentException(keyPasswordKey + " does not open the key '" + alias + "' in "
+                            + path + ": give the key's password (unset, it is " + passwordKey + ")");
                     }
                 }
             }
         } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException(KEYSTORE_PATH + ": the keys in " + path + " cannot be read: "
+            throw new IllegalArgumentException(pathKey + ": the keys in " + path + " cannot be read: "
                 + e.getMessage());
         }
-        throw new IllegalArgumentException(KEYSTORE_PATH + ": " + path + " holds no private key: it needs the server's "
+        throw new IllegalArgumentException(pathKey + ": " + path + " holds no private key: it needs the server's "
             + "key and certificate (keytool -genkeypair, or openssl pkcs12 -export)");
     }
 }

@@ -62,6 +62,7 @@ final class TopologyApi {
         json.put("replicationCount", 1);
         json.put("schedulerInfo", t.get_sched_status());
         json.put("stormVersion", VersionInfo.getVersion());
+        json.put("topologyVersion", t.get_topology_version());
         return json;
     }
 
@@ -75,13 +76,26 @@ final class TopologyApi {
         json.put("assignedMemOffHeap", 0.0);
         json.put("assignedTotalMem", heapMb);
         json.put("assignedCpu", 0.0);
+        // Storm's generic resources (GPUs and the like), printed as Storm prints them: none
+        json.put("requestedGenericResources", "");
+        json.put("assignedGenericResources", "");
+    }
+
+    /** Storm's page splits memory into regular and shared (between executors of a worker): none is shared here. */
+    private static void putMemoryKinds(Map<String, Object> json, double heapMb) {
+        for (String side : new String[] {"requested", "assigned"}) {
+            json.put(side + "RegularOnHeapMem", side.equals("assigned") ? heapMb : 0.0);
+            json.put(side + "SharedOnHeapMem", 0.0);
+            json.put(side + "RegularOffHeapMem", 0.0);
+            json.put(side + "SharedOffHeapMem", 0.0);
+        }
     }
 
     Map<String, Object> topology(String id, String window, String sys) throws TException {
         String win = StormJson.window(window);
         boolean withSys = StormJson.sys(sys);
         TopologyInfo info = nimbus.getTopologyInfo(id);
-        int logviewer = StormJson.logviewerPort(StormJson.nimbusConf(nimbus));
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
         Map<String, Object> json = summaryRow(nimbus.getTopologySummary(id));
         putResources(json, machine.heapMaxMb());
         json.put("user", json.get("owner"));
@@ -90,6 +104,10 @@ final class TopologyApi {
         Map<String, Object> conf = StormJson.topologyConf(nimbus, id);
         json.put("msgTimeout", conf.get("topology.message.timeout.secs"));
         json.put("schedulerDisplayResource", true);
+        putMemoryKinds(json, machine.heapMaxMb());
+        Map<String, Object> serverConf = StormJson.nimbusConf(nimbus);
+        json.put("bugtracker-url", serverConf.get("ui.project.bugtracker.url"));
+        json.put("central-log-url", serverConf.get("ui.central.logging.url"));
         EventSampling.Setting options = debug.of(id, null);
         json.put("debug", options.enabled());
         json.put("samplingPct", options.pct());
@@ -142,17 +160,18 @@ final class TopologyApi {
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("hostPortList", new ArrayList<>(hostPorts.values()));
-        json.put("logviewerPort", StormJson.logviewerPort(StormJson.nimbusConf(nimbus)));
-        json.put("logviewerScheme", "http");
+        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
+        json.put("logviewerPort", logviewer.port());
+        json.put("logviewerScheme", logviewer.scheme());
         return json;
     }
 
     /** The workers of a topology, as {@code topology/ID} and {@code supervisor} list them. */
     List<Object> workers(String id) throws TException {
-        return workers(nimbus.getTopologyInfo(id), StormJson.logviewerPort(StormJson.nimbusConf(nimbus)));
+        return workers(nimbus.getTopologyInfo(id), StormJson.logviewer(nimbus));
     }
 
-    private List<Object> workers(TopologyInfo info, int logviewer) throws TException {
+    private List<Object> workers(TopologyInfo info, LogviewerAddress logviewer) throws TException {
         String supervisor = nimbus.getClusterInfo().get_supervisors().get(0).get_supervisor_id();
         Map<String, Map<String, Object>> byWorker = new TreeMap<>();
         for (ExecutorSummary e : info.get_executors()) {
@@ -170,7 +189,7 @@ final class TopologyApi {
                 row.put("componentNumTasks", new TreeMap<String, Long>());
                 row.put("uptime", StormJson.prettyUptime(info.get_uptime_secs()));
                 row.put("uptimeSeconds", info.get_uptime_secs());
-                row.put("workerLogLink", StormJson.workerLogLink(e.get_host(), logviewer, info.get_id(), e.get_port()));
+                row.put("workerLogLink", logviewer.workerLogLink(e.get_host(), info.get_id(), e.get_port()));
                 row.put("owner", info.get_owner());
                 return row;
             });

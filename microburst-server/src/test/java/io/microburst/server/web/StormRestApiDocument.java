@@ -18,8 +18,11 @@ import java.util.regex.Pattern;
 final class StormRestApiDocument {
     private static final Pattern HEADING = Pattern.compile("^###\\s+(/api/v1/\\S+)\\s*(?:\\((GET|POST)\\))?\\s*$");
 
-    /** One documented endpoint: its path (with Storm's {@code <id>}-style placeholders), method and fields. */
-    record Endpoint(String path, String method, List<String> fields) {
+    /**
+     * One documented endpoint: its path (with Storm's {@code <id>}-style placeholders), method, fields and each field's
+     * documented value type ({@code String}, {@code Long}, {@code Double}, {@code Array}...).
+     */
+    record Endpoint(String path, String method, List<String> fields, Map<String, String> types) {
     }
 
     private StormRestApiDocument() {
@@ -39,7 +42,7 @@ final class StormRestApiDocument {
             if (heading.matches()) {
                 String path = heading.group(1).replace("\\<", "<").replace("\\>", ">");
                 String method = heading.group(2) == null ? "GET" : heading.group(2);
-                current = new Endpoint(path, method, new ArrayList<>());
+                current = new Endpoint(path, method, new ArrayList<>(), new LinkedHashMap<>());
                 endpoints.put(method + " " + path, current);
                 inFieldTable = false;
                 continue;
@@ -56,11 +59,13 @@ final class StormRestApiDocument {
                 inFieldTable &= line.isBlank();
                 continue;
             }
-            String first = line.substring(1).split("\\|", -1)[0].trim();
+            String[] cells = line.substring(1).split("\\|", -1);
+            String first = cells[0].trim();
             if (first.equals("Field")) {
                 inFieldTable = true;
             } else if (inFieldTable && !first.isEmpty() && !first.startsWith("-")) {
                 current.fields().add(first);
+                current.types().put(first, cells.length > 1 ? cells[1].trim() : "");
             }
         }
         return new ArrayList<>(endpoints.values());

@@ -41,6 +41,26 @@ class StormRestApiDocumentTest {
         "/api/v1/topology-workers/<id> name", "Storm's document names the logviewer port 'name'; Storm's UI sends "
             + "'logviewerPort'");
 
+    /**
+     * Fields whose value type in Storm's document differs from what Storm 2.8.3's UI server sends (UIHelpers), which
+     * is what this server sends too, with why.
+     */
+    private static final Map<String, String> DOCUMENT_TYPE_ERRORS = Map.ofEntries(
+        Map.entry("/api/v1/cluster/summary memAssignedPercentUtil", "Storm sends a string (StatsUtil.floatStr)"),
+        Map.entry("/api/v1/cluster/summary cpuAssignedPercentUtil", "Storm sends a string (StatsUtil.floatStr)"),
+        Map.entry("/api/v1/nimbus/summary nimbusUpTimeSeconds", "Storm sends the number of seconds"),
+        Map.entry("/api/v1/owner-resources memoryGuarantee", "Storm sends \"N/A\" for an owner without a guarantee"),
+        Map.entry("/api/v1/owner-resources cpuGuarantee", "Storm sends \"N/A\" for an owner without a guarantee"),
+        Map.entry("/api/v1/owner-resources memoryGuaranteeRemaining", "Storm sends \"N/A\" without a guarantee"),
+        Map.entry("/api/v1/owner-resources cpuGuaranteeRemaining", "Storm sends \"N/A\" without a guarantee"),
+        Map.entry("/api/v1/topology/<id> bolts.errorPort", "Storm sends the port as a number (null without error)"),
+        Map.entry("/api/v1/topology/<id>/component/<component> componentErrors.errorPort",
+            "Storm sends the port as a number"),
+        Map.entry("/api/v1/topology/<id>/component/<component> inputStats.executeLatency",
+            "Storm sends a string (StatsUtil.floatStr), as for every latency"),
+        Map.entry("/api/v1/topology/<id>/component/<component> inputStats.processLatency",
+            "Storm sends a string (StatsUtil.floatStr), as for every latency"));
+
     @TempDir
     Path dir;
 
@@ -55,6 +75,7 @@ class StormRestApiDocumentTest {
             Map<String, Object> page = json(get(server, token, "/api/v1/topology/" + id).body());
             String hostPort = hostPort(page);
             List<String> gaps = new ArrayList<>();
+            List<String> typeGaps = new ArrayList<>();
             List<String> checked = new ArrayList<>();
             for (StormRestApiDocument.Endpoint endpoint : endpoints) {
                 if (!endpoint.method().equals("GET")) {
@@ -74,12 +95,26 @@ class StormRestApiDocumentTest {
                     answers.add(JSONValue.parse(answer.body()));
                 }
                 for (String field : endpoint.fields()) {
-                    if (answers.stream().noneMatch(a -> has(a, Arrays.asList(field.split("\\."))))) {
+                    List<String> fieldPath = Arrays.asList(field.split("\\."));
+                    if (answers.stream().noneMatch(a -> has(a, fieldPath))) {
                         gaps.add(endpoint.path() + " " + field);
+                        continue;
                     }
+                    List<Object> values = new ArrayList<>();
+                    answers.forEach(a -> values(a, fieldPath, values));
+                    String documented = endpoint.types().get(field);
+                    values.stream().filter(v -> v != null && !fits(documented, v)).findFirst().ifPresent(v -> {
+                        String gap = endpoint.path() + " " + field;
+                        if (!DOCUMENT_TYPE_ERRORS.containsKey(gap)) {
+                            typeGaps.add(gap + ": documented " + documented + ", answered "
+                                + v.getClass().getSimpleName() + " " + JSONValue.toJSONString(v));
+                        }
+                    });
                 }
                 checked.add(endpoint.path() + " (" + endpoint.fields().size() + " fields)");
             }
+            // before the POSTs below deactivate, rebalance and kill the topology
+            assertStormsValues(server, token, id);
             for (StormRestApiDocument.Endpoint endpoint : endpoints) {
                 if (endpoint.method().equals("POST")) {
                     String path = endpoint.path().replace("<id>", id).replace("<wait-time>", "0");
@@ -90,10 +125,67 @@ class StormRestApiDocumentTest {
             }
             System.out.println("Storm UI REST API document: checked " + checked);
             System.out.println("Storm UI REST API document: gaps " + gaps);
+            System.out.println("Storm UI REST API document: value types other than Storm's " + typeGaps);
             List<String> unexplained = new ArrayList<>(gaps);
             unexplained.removeAll(DOCUMENT_ERRORS.keySet());
             assertEquals(List.of(), unexplained, "endpoints or fields of Storm's document missing");
+            assertEquals(List.of(), typeGaps, "fields whose value type is neither the document's nor Storm's");
         }
+    }
+
+    /** Fields Storm 2.8.3's UI server sends beyond its document (UIHelpers), per endpoint. */
+    private static final Map<String, List<String>> STORM_SERVER_FIELDS = Map.of(
+        "/api/v1/cluster/summary", List.of("stormVersionInfo", "availGenerics", "totalGenerics", "bugtracker-url",
+            "central-log-url"),
+        "/api/v1/supervisor/summary", List.of("totalGenericResources", "usedGenericResources", "availGenericResources"),
+        "/api/v1/topology/summary", List.of("requestedGenericResources", "assignedGenericResources", "topologyVersion"),
+        "/api/v1/topology/<id>", List.of("requestedGenericResources", "assignedGenericResources", "topologyVersion",
+            "requestedRegularOnHeapMem", "requestedSharedOnHeapMem", "requestedRegularOffHeapMem",
+            "requestedSharedOffHeapMem", "assignedRegularOnHeapMem", "assignedSharedOnHeapMem",
+            "assignedRegularOffHeapMem", "assignedSharedOffHeapMem", "bugtracker-url", "central-log-url"));
+
+    /**
+     * The fields Storm's UI server sends beyond its document, and values where Storm's UI and its document part or
+     * are easily got wrong: error times in seconds (Storm's page multiplies them by 1000), oldest error first, a row
+     * without error has a null {@code errorPort}, a spout's output streams carry its acked, failed and complete
+     * latency.
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertStormsValues(MicroburstServer server, String token, String id) throws Exception {
+        STORM_SERVER_FIELDS.forEach((endpoint, fields) -> {
+            try {
+                Object answer = JSONValue.parse(get(server, token, endpoint.replace("<id>", id)).body());
+                fields.forEach(f -> assertTrue(has(answer, List.of(f)), endpoint + " lacks " + f + ": " + answer));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        Map<String, Object> version = (Map<String, Object>) json(get(server, token, "/api/v1/cluster/summary").body())
+            .get("stormVersionInfo");
+        assertEquals(org.apache.storm.utils.VersionInfo.getVersion(), version.get("version"));
+        long now = System.currentTimeMillis() / 1000;
+        Map<String, Object> halves = json(get(server, token, "/api/v1/topology/" + id + "/component/halves").body());
+        List<Map<String, Object>> errors = (List<Map<String, Object>>) halves.get("componentErrors");
+        long previous = 0;
+        for (Map<String, Object> error : errors) {
+            long time = ((Number) error.get("errorTime")).longValue();
+            assertTrue(time > now - 600 && time <= now + 1, "errorTime in seconds: " + error);
+            assertTrue(time >= previous, "oldest error first: " + errors);
+            previous = time;
+        }
+        Map<String, Object> topology = json(get(server, token, "/api/v1/topology/" + id).body());
+        Map<String, Object> spoutRow = ((List<Map<String, Object>>) topology.get("spouts")).get(0);
+        assertTrue(spoutRow.containsKey("errorPort") && spoutRow.get("errorPort") == null, spoutRow.toString());
+        assertEquals("", spoutRow.get("lastError"));
+        Map<String, Object> numbers = json(get(server, token, "/api/v1/topology/" + id + "/component/numbers").body());
+        Map<String, Object> stream = ((List<Map<String, Object>>) numbers.get("outputStats")).stream()
+            .filter(s -> "default".equals(s.get("stream"))).findFirst().orElseThrow();
+        assertTrue(((Number) stream.get("acked")).longValue() > 0, stream.toString());
+        assertEquals(0L, ((Number) stream.get("failed")).longValue(), stream.toString());
+        assertTrue(stream.get("completeLatency") instanceof String, stream.toString());
+        Map<String, Object> bolt = ((List<Map<String, Object>>) halves.get("outputStats")).get(0);
+        assertTrue(!bolt.containsKey("acked") && !bolt.containsKey("completeLatency"), "a bolt's output stats are "
+            + "emitted and transferred only, as Storm's: " + bolt);
     }
 
     /** Whether the field path is in the answer: directly, or in the elements of the list or map that holds rows. */
@@ -114,6 +206,42 @@ class StormRestApiDocumentTest {
                     && has(row.get(path.get(0)), path.subList(1, path.size()))));
         }
         return false;
+    }
+
+    /** The values at the field path, found as {@link #has} finds the field. */
+    private static void values(Object node, List<String> path, List<Object> into) {
+        if (path.isEmpty()) {
+            into.add(node);
+        } else if (node instanceof List<?> list) {
+            list.forEach(e -> values(e, path, into));
+        } else if (node instanceof Map<?, ?> map) {
+            if (map.containsKey(path.get(0))) {
+                values(map.get(path.get(0)), path.subList(1, path.size()), into);
+            } else {
+                map.values().stream().filter(v -> v instanceof List<?>).forEach(rows -> ((List<?>) rows).stream()
+                    .filter(r -> r instanceof Map<?, ?> row && row.containsKey(path.get(0)))
+                    .forEach(r -> values(((Map<?, ?>) r).get(path.get(0)), path.subList(1, path.size()), into)));
+            }
+        }
+    }
+
+    /** Whether a JSON value has the type Storm's document gives in a field table's Value column. */
+    static boolean fits(String documented, Object value) {
+        String type = documented.toLowerCase(java.util.Locale.ROOT);
+        if (type.startsWith("string")) {
+            return value instanceof String;
+        } else if (type.startsWith("integer") || type.startsWith("long") || type.equals("int")) {
+            return value instanceof Integer || value instanceof Long || value instanceof java.math.BigInteger;
+        } else if (type.startsWith("double") || type.startsWith("number")) {
+            return value instanceof Number;
+        } else if (type.startsWith("boolean")) {
+            return value instanceof Boolean;
+        } else if (type.startsWith("array") || type.startsWith("list")) {
+            return value instanceof List;
+        } else if (type.startsWith("dictionary")) {
+            return value instanceof Map;
+        }
+        return true;
     }
 
     @SuppressWarnings("unchecked")

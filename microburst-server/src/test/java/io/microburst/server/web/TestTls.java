@@ -70,19 +70,33 @@ final class TestTls {
      * take it in between, again on another (at most three times).
      */
     static MicroburstServer start(Map<String, Object> conf) throws Exception {
+        return start(conf, TlsSettings.UI);
+    }
+
+    /**
+     * As above, with {@code DAEMON.https.port} ({@link TlsSettings#UI} or {@link TlsSettings#LOGVIEWER}); a logviewer
+     * that could not listen (the server starts without it) counts as a taken port too.
+     */
+    static MicroburstServer start(Map<String, Object> conf, String daemon) throws Exception {
         for (int attempt = 1; ; attempt++) {
             int port;
             try (ServerSocket probe = new ServerSocket(0)) {
                 port = probe.getLocalPort();
             }
-            conf.put(TlsSettings.PORT, port);
+            conf.put(TlsSettings.key(daemon, "port"), port);
+            MicroburstServer server;
             try {
-                return MicroburstServer.start(conf);
+                server = MicroburstServer.start(conf);
             } catch (IOException e) {
                 if (attempt == 3 || !String.valueOf(e.getMessage()).contains("Failed to bind")) {
                     throw e;
                 }
+                continue;
             }
+            if (!daemon.equals(TlsSettings.LOGVIEWER) || server.logViewerHttpsPort() == port || attempt == 3) {
+                return server;
+            }
+            server.close();
         }
     }
 }
