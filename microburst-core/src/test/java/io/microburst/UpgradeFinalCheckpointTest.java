@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.storm.Config;
+import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.state.KeyValueState;
@@ -84,6 +85,9 @@ class UpgradeFinalCheckpointTest {
             assertTrue(status.startsWith("upgraded to version 2") && !status.contains("replayed"),
                 "nothing failed back for replay: " + status + " (upgrade took " + tookMs + " ms)");
             assertEquals(100, ACKED.size(), "every id acked by the old version when the upgrade returned");
+            KillOptions now = new KillOptions();
+            now.set_wait_secs(0);
+            cluster.killTopologyWithOpts("held", now);
         }
     }
 

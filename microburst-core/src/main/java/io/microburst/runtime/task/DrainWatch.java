@@ -10,17 +10,16 @@ import org.apache.storm.spout.CheckpointSpout;
  * An upgrade's watch on one spout task of the version it drains, so that the waiting thread is told when the spout
  * has nothing pending instead of asking. Hooked into the task as a task hook ({@link #attach}) for the drain only (the
  * version stops after it), it runs after every tree of the spout completes (acked, failed, failed back), after the
- * spout's own ack or fail: a one-time action once the spout is settled ({@link #settled}), and, while asked to
- * ({@link #checkpointsBackToBack}), makes Storm's checkpoint spout start its next checkpoint at once
- * ({@link CheckpointNudge}), so a stateful bolt's held acks come at the next commit instead of an interval later.
+ * spout's own ack or fail: a one-time action once the spout is settled ({@link #whenIdle}), and, on Storm's
+ * checkpoint spout, an action after each checkpoint it completes ({@link #afterCheckpoint}), with which the upgrade
+ * starts the next one at once ({@link #nudge}) while stopped spouts still wait for a commit.
  *
- * <p>Threading: every method but {@link #checkpointsBackToBack} on the spout's executor thread (posted as mail); that
- * one from any thread.
+ * <p>Threading: the spout's executor thread only (every call is posted there as mail, or runs in the hook).
  */
 public final class DrainWatch extends BaseTaskHook {
     private final SpoutTask task;
     private Runnable whenIdle;
-    private volatile boolean nudging;
+    private Runnable afterCheckpoint;
     /** The action of the last checkpoint tuple the spout emitted (Storm's checkpoint spout only), or null. */
     private Object lastCheckpointAction;
 
@@ -57,17 +56,17 @@ public final class DrainWatch extends BaseTaskHook {
         }
     }
 
-    /**
-     * While {@code on}, a checkpoint spout starts its next checkpoint as soon as the last one is done: now, and after
-     * every checkpoint tree. Any thread; a spout of any other kind is left alone.
-     */
-    public void checkpointsBackToBack(boolean on) {
-        nudging = on;
+    /** Runs {@code action} after every checkpoint this (checkpoint) spout completes, committed or recovered. */
+    public void afterCheckpoint(Runnable action) {
+        afterCheckpoint = action;
     }
 
-    /** Makes a checkpoint spout start its next checkpoint at its next nextTuple (see {@link CheckpointNudge}). */
+    /**
+     * Makes Storm's checkpoint spout start its next checkpoint at its next nextTuple, unless one is in progress (see
+     * {@link CheckpointNudge}); false, doing nothing, for any other spout.
+     */
     public boolean nudge() {
-        return nudging && CheckpointNudge.now(task.spout);
+        return CheckpointNudge.now(task.spout);
     }
 
     @Override
@@ -88,11 +87,16 @@ public final class DrainWatch extends BaseTaskHook {
     }
 
     private void treeDone() {
-        nudge();
+        if (!settled()) {
+            return;
+        }
         Runnable action = whenIdle;
-        if (action != null && settled()) {
+        if (action != null) {
             whenIdle = null;
             action.run();
+        }
+        if (afterCheckpoint != null && lastCheckpointAction != null) {
+            afterCheckpoint.run();
         }
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import io.microburst.runtime.executor.Executor;
 import io.microburst.runtime.task.DrainWatch;
@@ -20,9 +21,11 @@ import io.microburst.runtime.task.TaskRunner;
  * it has committed, commit their final checkpoint; they stop once no checkpoint of theirs is in flight.
  *
  * <p>Nothing waits for a clock: each spout tells the waiting thread when it has nothing pending (a {@link DrainWatch}
- * on its thread, after its last tree completes), and while the stopped spouts drain, the kept checkpoint spout starts
- * each checkpoint as soon as the last one is done rather than an interval later, so a stateful bolt's held acks come
- * at the next commit. A look at a spout runs on the spout's own executor thread (posted as mail): a spout task is
+ * on its thread, after its last tree completes). The kept checkpoint spout starts a checkpoint at once when the drain
+ * begins, and after each one it completes, asks the stopped spouts whether they still wait: each answers on its own
+ * thread, after the trees that commit completed (their completions were queued before the question), and one still
+ * waiting starts the next checkpoint at once rather than an interval later. So a stateful bolt's held acks come at
+ * the next commit, and no checkpoint is started that nothing waits for. A look at a spout runs on the spout's own executor thread (posted as mail): a spout task is
  * confined to it. Should a signal be missed (the spout's instance replaced meanwhile), the waiting thread asks again
  * every {@link #GUARD_MS}.
  *
@@ -62,11 +65,12 @@ public final class Handover {
                 }
             }
         }
+        AtomicBoolean draining = new AtomicBoolean(true);
         for (Watched w : kept) {
-            w.watch.checkpointsBackToBack(true);
             w.executor.post(() -> {
                 w.watch.attach();
                 w.watch.nudge();
+                w.watch.afterCheckpoint(() -> askStillWaiting(stopped, w, draining));
             });
         }
         for (Watched w : stopped) {
@@ -79,7 +83,7 @@ public final class Handover {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         boolean drained = await(stopped, w -> w.watch.settled(), deadline);
         long drainedNanos = System.nanoTime();
-        kept.forEach(w -> w.watch.checkpointsBackToBack(false));
+        draining.set(false);
         long failedBack = 0;
         if (!drained) {
             for (Watched w : stopped) {
@@ -113,6 +117,23 @@ public final class Handover {
             }
         }
         return new Result(drained, failedBack, drainedNanos);
+    }
+
+    /**
+     * Checkpoint spout's thread, after a checkpoint: each stopped spout not yet settled, on its own thread, has the
+     * checkpoint spout start the next checkpoint at once.
+     */
+    private static void askStillWaiting(List<Watched> stopped, Watched checkpoint, AtomicBoolean draining) {
+        if (!draining.get()) {
+            return;
+        }
+        for (Watched w : stopped) {
+            w.executor.post(() -> {
+                if (draining.get() && !w.watch.settled()) {
+                    checkpoint.executor.post(checkpoint.watch::nudge);
+                }
+            });
+        }
     }
 
     /**
