@@ -53,6 +53,17 @@ class UpgradeGapMeasurement {
     static final Set<Integer> ACKED = ConcurrentHashMap.newKeySet();
     static final AtomicLongArray ACK_NANOS = new AtomicLongArray(1 << 22);
     static final AtomicInteger ACKS = new AtomicInteger();
+    /** Each version's spout (by storm id) gets the next index; per index its first and last ack and emit. */
+    static final Map<String, Integer> VERSIONS = new ConcurrentHashMap<>();
+    static final AtomicLongArray FIRST_ACK = new AtomicLongArray(256);
+    static final AtomicLongArray LAST_ACK = new AtomicLongArray(256);
+    static final AtomicLongArray FIRST_EMIT = new AtomicLongArray(256);
+    static final AtomicLongArray LAST_EMIT = new AtomicLongArray(256);
+    /** Per version: its spout opened, its bolt's first initState, prePrepare and preCommit (any task). */
+    static final AtomicLongArray OPENED = new AtomicLongArray(256);
+    static final AtomicLongArray FIRST_INIT = new AtomicLongArray(256);
+    static final AtomicLongArray FIRST_PREPARE = new AtomicLongArray(256);
+    static final AtomicLongArray FIRST_COMMIT = new AtomicLongArray(256);
     static volatile boolean emitting = true;
 
     @TempDir
@@ -67,6 +78,8 @@ class UpgradeGapMeasurement {
         conf.put(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2000);
         List<String> lines = new ArrayList<>();
         List<Long> gaps = new ArrayList<>();
+        List<Long> windows = new ArrayList<>();
+        List<Long> paused = new ArrayList<>();
         long[] heap = new long[2];
         int[] threads = new int[2];
         try (MicroburstCluster cluster = new MicroburstCluster()) {
@@ -88,11 +101,21 @@ class UpgradeGapMeasurement {
                 long start = System.nanoTime();
                 cluster.submitTopology("counts", next, topology(i % 2 == 0));
                 awaitAcks(ACKS.get() + 2_000);
-                long gap = longestGap(acksBefore, ACKS.get(), start);
+                long window = longestGap(acksBefore, ACKS.get(), start);
+                windows.add(window);
+                // the spout of version i (0 is the first) acked last before the upgrade, version i + 1's first after
+                long gap = FIRST_ACK.get(i + 1) - LAST_ACK.get(i);
                 gaps.add(gap);
+                long pause = FIRST_EMIT.get(i + 1) - LAST_EMIT.get(i);
+                paused.add(pause);
                 String recorded = cluster.getTopologySummaryByName("counts").get_sched_status();
-                lines.add("upgrade " + (i + 1) + ": output gap " + TimeUnit.NANOSECONDS.toMillis(gap) + " ms; "
-                    + recorded.substring(recorded.indexOf("output gap")));
+                lines.add("upgrade " + (i + 1) + ": output gap (old version's last ack -> new version's first) "
+                    + ms(gap) + " ms; source paused (last emit -> first) " + ms(pause) + " ms; longest time between "
+                    + "two acks from the upgrade call to 2 000 acks later " + ms(window) + " ms; recorded "
+                    + recorded.substring(recorded.indexOf("output gap")) + "; after the old version's last ack, the new"
+                    + " one's spout opened at " + after(OPENED, i) + ", first emitted " + after(FIRST_EMIT, i)
+                    + ", bolt's first initState " + after(FIRST_INIT, i) + ", prePrepare " + after(FIRST_PREPARE, i)
+                    + ", preCommit " + after(FIRST_COMMIT, i) + " ms");
             }
             heap[1] = heapAfterGc();
             threads[1] = Thread.activeCount();
@@ -114,12 +137,10 @@ class UpgradeGapMeasurement {
         }
         long lost = ACKED.stream().filter(id -> !counted.containsKey("id-" + id)).count();
         long twice = counted.values().stream().filter(c -> c > 1).count();
-        List<Long> sorted = new ArrayList<>(gaps);
-        Collections.sort(sorted);
         lines.add("ids emitted " + NEXT.get() + ", acked " + ACKED.size() + ", lost " + lost + ", counted more than once "
             + twice);
-        lines.add("output gap over " + UPGRADES + " upgrades: median " + ms(sorted.get(sorted.size() / 2)) + " ms, max "
-            + ms(sorted.get(sorted.size() - 1)) + " ms");
+        lines.add("over " + UPGRADES + " upgrades, median / max: output gap " + medianMax(gaps) + "; source paused "
+            + medianMax(paused) + "; longest time between two acks around the upgrade " + medianMax(windows));
         lines.add("heap after GC after the first upgrade " + heap[0] / 1024 + " KiB, after the last " + heap[1] / 1024
             + " KiB; live threads " + threads[0] + " then " + threads[1]);
         lines.forEach(System.out::println);
@@ -129,6 +150,17 @@ class UpgradeGapMeasurement {
 
     private static long ms(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    /** Milliseconds from version {@code old}'s last ack to version old + 1's stamp in {@code stamps}. */
+    private static long after(AtomicLongArray stamps, int old) {
+        return ms(stamps.get(old + 1) - LAST_ACK.get(old));
+    }
+
+    private static String medianMax(List<Long> nanos) {
+        List<Long> sorted = new ArrayList<>(nanos);
+        Collections.sort(sorted);
+        return ms(sorted.get(sorted.size() / 2)) + " / " + ms(sorted.get(sorted.size() - 1)) + " ms";
     }
 
     private static long heapAfterGc() throws InterruptedException {
@@ -174,10 +206,15 @@ class UpgradeGapMeasurement {
     /** Emits increasing ids, replaying failed ones first; records when each ack arrives. */
     static final class SteadySpout extends BaseRichSpout {
         private transient SpoutOutputCollector collector;
+        private transient int version;
 
         @Override
         public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
             this.collector = collector;
+            synchronized (VERSIONS) {
+                version = VERSIONS.computeIfAbsent(context.getStormId(), id -> VERSIONS.size());
+            }
+            OPENED.compareAndSet(version, 0, System.nanoTime());
         }
 
         @Override
@@ -188,6 +225,7 @@ class UpgradeGapMeasurement {
             }
             if (id != null) {
                 collector.emit(new Values(id), id);
+                stamp(FIRST_EMIT, LAST_EMIT);
             }
         }
 
@@ -198,6 +236,14 @@ class UpgradeGapMeasurement {
                 ACK_NANOS.set(i, System.nanoTime());
             }
             ACKED.add((Integer) msgId);
+            stamp(FIRST_ACK, LAST_ACK);
+        }
+
+        /** This version's first and last time (the spout's own thread is the only writer of its slots). */
+        private void stamp(AtomicLongArray first, AtomicLongArray last) {
+            long now = System.nanoTime();
+            first.compareAndSet(version, 0, now);
+            last.set(version, now);
         }
 
         @Override
@@ -215,15 +261,30 @@ class UpgradeGapMeasurement {
     static class CountBolt extends BaseStatefulBolt<KeyValueState<String, Long>> {
         transient KeyValueState<String, Long> state;
         transient OutputCollector collector;
+        transient int version;
 
         @Override
         public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
             this.collector = collector;
+            synchronized (VERSIONS) {
+                version = VERSIONS.computeIfAbsent(context.getStormId(), id -> VERSIONS.size());
+            }
         }
 
         @Override
         public void initState(KeyValueState<String, Long> state) {
             this.state = state;
+            FIRST_INIT.compareAndSet(version, 0, System.nanoTime());
+        }
+
+        @Override
+        public void prePrepare(long txid) {
+            FIRST_PREPARE.compareAndSet(version, 0, System.nanoTime());
+        }
+
+        @Override
+        public void preCommit(long txid) {
+            FIRST_COMMIT.compareAndSet(version, 0, System.nanoTime());
         }
 
         @Override

@@ -30,7 +30,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     /** Auto-tuning of {@link #maxPending}, or null. */
     private final PendingTuning tuning;
     private long ackedSinceTune;
-    private ISpout spout;
+    ISpout spout;
     private final OpenedSpout opened = new OpenedSpout();
     private boolean activated;
     private int inFlight;
@@ -49,8 +49,8 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     public SpoutTask(TaskHost host, Inbox inbox, Outbox outbox, ComponentPlan component, int taskId) {
         super(host, inbox, outbox, component, taskId);
         this.sampleCounter = sampleEvery - 1; // the first tree is timed
-        this.maxPending = PendingTuning.configured(component.conf());
-        this.tuning = PendingTuning.of(component.conf(), maxPending);
+        this.maxPending = PendingTuning.configured(component);
+        this.tuning = PendingTuning.of(component, maxPending);
         if (tuning != null) {
             maxPending = tuning.max();
         }
