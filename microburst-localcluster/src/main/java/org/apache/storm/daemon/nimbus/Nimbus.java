@@ -66,139 +66,143 @@ public class Nimbus implements org.apache.storm.generated.Nimbus.Iface, Shutdown
         return true;
     }
 
-    @Override public void submitTopology(String a0, String a1, String a2, StormTopology a3)
+    @Override public void submitTopology(
+            String name, String uploadedJarLocation, String jsonConf, StormTopology topology)
         throws AlreadyAliveException, InvalidTopologyException, AuthorizationException, TException {
-        calls.submitTopology(a0, a1, a2, a3);
+        calls.submitTopology(name, uploadedJarLocation, jsonConf, topology);
     }
 
-    @Override public void submitTopologyWithOpts(String a0, String a1, String a2, StormTopology a3, SubmitOptions a4)
+    @Override public void submitTopologyWithOpts(
+            String name, String uploadedJarLocation, String jsonConf, StormTopology topology, SubmitOptions options)
         throws AlreadyAliveException, InvalidTopologyException, AuthorizationException, TException {
-        calls.submitTopologyWithOpts(a0, a1, a2, a3, a4);
+        calls.submitTopologyWithOpts(name, uploadedJarLocation, jsonConf, topology, options);
     }
 
-    @Override public void killTopology(String a0)
+    @Override public void killTopology(String name)
         throws NotAliveException, AuthorizationException, TException {
-        calls.killTopology(a0);
+        calls.killTopology(name);
     }
 
-    @Override public void killTopologyWithOpts(String a0, KillOptions a1)
+    @Override public void killTopologyWithOpts(String name, KillOptions options)
         throws NotAliveException, AuthorizationException, TException {
-        calls.killTopologyWithOpts(a0, a1);
+        calls.killTopologyWithOpts(name, options);
     }
 
-    @Override public void activate(String a0)
+    @Override public void activate(String name)
         throws NotAliveException, AuthorizationException, TException {
-        calls.activate(a0);
+        calls.activate(name);
     }
 
-    @Override public void deactivate(String a0)
+    @Override public void deactivate(String name)
         throws NotAliveException, AuthorizationException, TException {
-        calls.deactivate(a0);
+        calls.deactivate(name);
     }
 
-    @Override public void rebalance(String a0, RebalanceOptions a1)
+    @Override public void rebalance(String name, RebalanceOptions options)
         throws NotAliveException, InvalidTopologyException, AuthorizationException, TException {
-        calls.rebalance(a0, a1);
+        calls.rebalance(name, options);
     }
 
-    @Override public void setLogConfig(String a0, LogConfig a1)
+    @Override public void setLogConfig(String name, LogConfig config)
         throws TException {
-        calls.setLogConfig(a0, a1);
+        calls.setLogConfig(name, config);
     }
 
-    @Override public LogConfig getLogConfig(String a0)
+    @Override public LogConfig getLogConfig(String name)
         throws TException {
-        return calls.getLogConfig(a0);
+        return calls.getLogConfig(name);
     }
 
-    @Override public void debug(String a0, String a1, boolean a2, double a3)
+    @Override public void debug(String name, String component, boolean enable, double samplingPercentage)
         throws NotAliveException, AuthorizationException, TException {
-        calls.debug(a0, a1, a2, a3);
+        calls.debug(name, component, enable, samplingPercentage);
     }
 
-    @Override public void setWorkerProfiler(String a0, ProfileRequest a1)
+    @Override public void setWorkerProfiler(String id, ProfileRequest profileRequest)
         throws TException {
-        calls.setWorkerProfiler(a0, a1);
+        calls.setWorkerProfiler(id, profileRequest);
     }
 
-    @Override public List<ProfileRequest> getComponentPendingProfileActions(String a0, String a1, ProfileAction a2)
+    @Override public List<ProfileRequest> getComponentPendingProfileActions(
+            String id, String component_id, ProfileAction action)
         throws TException {
-        return calls.getComponentPendingProfileActions(a0, a1, a2);
+        return calls.getComponentPendingProfileActions(id, component_id, action);
     }
 
-    @Override public void uploadNewCredentials(String a0, Credentials a1)
+    @Override public void uploadNewCredentials(String name, Credentials creds)
         throws NotAliveException, InvalidTopologyException, AuthorizationException, TException {
-        calls.uploadNewCredentials(a0, a1);
+        calls.uploadNewCredentials(name, creds);
     }
 
-    @Override public String beginCreateBlob(String a0, SettableBlobMeta a1)
+    @Override public String beginCreateBlob(String key, SettableBlobMeta meta)
         throws AuthorizationException, KeyAlreadyExistsException, TException {
-        return calls.beginCreateBlob(a0, a1);
+        return calls.beginCreateBlob(key, meta);
     }
 
-    @Override public String beginUpdateBlob(String a0)
+    @Override public String beginUpdateBlob(String key)
         throws AuthorizationException, KeyNotFoundException, TException {
-        return calls.beginUpdateBlob(a0);
+        return calls.beginUpdateBlob(key);
     }
 
-    @Override public void uploadBlobChunk(String a0, ByteBuffer a1)
+    @Override public void uploadBlobChunk(String session, ByteBuffer chunk)
         throws AuthorizationException, TException {
-        calls.uploadBlobChunk(a0, a1);
+        calls.uploadBlobChunk(session, chunk);
     }
 
-    @Override public void finishBlobUpload(String a0)
+    @Override public void finishBlobUpload(String session)
         throws AuthorizationException, TException {
-        calls.finishBlobUpload(a0);
+        calls.finishBlobUpload(session);
     }
 
-    @Override public void cancelBlobUpload(String a0)
+    @Override public void cancelBlobUpload(String session)
         throws AuthorizationException, TException {
-        calls.cancelBlobUpload(a0);
+        calls.cancelBlobUpload(session);
     }
 
-    @Override public ReadableBlobMeta getBlobMeta(String a0)
+    @Override public ReadableBlobMeta getBlobMeta(String key)
         throws AuthorizationException, KeyNotFoundException, TException {
-        return calls.getBlobMeta(a0);
+        return calls.getBlobMeta(key);
     }
 
-    @Override public void setBlobMeta(String a0, SettableBlobMeta a1)
+    @Override public void setBlobMeta(String key, SettableBlobMeta meta)
         throws AuthorizationException, KeyNotFoundException, TException {
-        calls.setBlobMeta(a0, a1);
+        calls.setBlobMeta(key, meta);
     }
 
-    @Override public BeginDownloadResult beginBlobDownload(String a0)
+    @Override public BeginDownloadResult beginBlobDownload(String key)
         throws AuthorizationException, KeyNotFoundException, TException {
-        return calls.beginBlobDownload(a0);
+        return calls.beginBlobDownload(key);
     }
 
-    @Override public ByteBuffer downloadBlobChunk(String a0)
+    @Override public ByteBuffer downloadBlobChunk(String session)
         throws AuthorizationException, TException {
-        return calls.downloadBlobChunk(a0);
+        return calls.downloadBlobChunk(session);
     }
 
-    @Override public void deleteBlob(String a0)
-        throws AuthorizationException, KeyNotFoundException, org.apache.storm.generated.IllegalStateException, TException {
-        calls.deleteBlob(a0);
+    @Override public void deleteBlob(String key)
+        throws AuthorizationException, KeyNotFoundException,
+            org.apache.storm.generated.IllegalStateException, TException {
+        calls.deleteBlob(key);
     }
 
-    @Override public ListBlobsResult listBlobs(String a0)
+    @Override public ListBlobsResult listBlobs(String session)
         throws TException {
-        return calls.listBlobs(a0);
+        return calls.listBlobs(session);
     }
 
-    @Override public int getBlobReplication(String a0)
+    @Override public int getBlobReplication(String key)
         throws AuthorizationException, KeyNotFoundException, TException {
-        return calls.getBlobReplication(a0);
+        return calls.getBlobReplication(key);
     }
 
-    @Override public int updateBlobReplication(String a0, int a1)
+    @Override public int updateBlobReplication(String key, int replication)
         throws AuthorizationException, KeyNotFoundException, TException {
-        return calls.updateBlobReplication(a0, a1);
+        return calls.updateBlobReplication(key, replication);
     }
 
-    @Override public void createStateInZookeeper(String a0)
+    @Override public void createStateInZookeeper(String key)
         throws TException {
-        calls.createStateInZookeeper(a0);
+        calls.createStateInZookeeper(key);
     }
 
     @Override public String beginFileUpload()
@@ -206,19 +210,19 @@ public class Nimbus implements org.apache.storm.generated.Nimbus.Iface, Shutdown
         return calls.beginFileUpload();
     }
 
-    @Override public void uploadChunk(String a0, ByteBuffer a1)
+    @Override public void uploadChunk(String location, ByteBuffer chunk)
         throws AuthorizationException, TException {
-        calls.uploadChunk(a0, a1);
+        calls.uploadChunk(location, chunk);
     }
 
-    @Override public void finishFileUpload(String a0)
+    @Override public void finishFileUpload(String location)
         throws AuthorizationException, TException {
-        calls.finishFileUpload(a0);
+        calls.finishFileUpload(location);
     }
 
-    @Override public ByteBuffer downloadChunk(String a0)
+    @Override public ByteBuffer downloadChunk(String id)
         throws AuthorizationException, TException {
-        return calls.downloadChunk(a0);
+        return calls.downloadChunk(id);
     }
 
     @Override public String getNimbusConf()
@@ -236,14 +240,14 @@ public class Nimbus implements org.apache.storm.generated.Nimbus.Iface, Shutdown
         return calls.getTopologySummaries();
     }
 
-    @Override public TopologySummary getTopologySummaryByName(String a0)
+    @Override public TopologySummary getTopologySummaryByName(String name)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologySummaryByName(a0);
+        return calls.getTopologySummaryByName(name);
     }
 
-    @Override public TopologySummary getTopologySummary(String a0)
+    @Override public TopologySummary getTopologySummary(String id)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologySummary(a0);
+        return calls.getTopologySummary(id);
     }
 
     @Override public NimbusSummary getLeader()
@@ -251,93 +255,94 @@ public class Nimbus implements org.apache.storm.generated.Nimbus.Iface, Shutdown
         return calls.getLeader();
     }
 
-    @Override public boolean isTopologyNameAllowed(String a0)
+    @Override public boolean isTopologyNameAllowed(String name)
         throws AuthorizationException, TException {
-        return calls.isTopologyNameAllowed(a0);
+        return calls.isTopologyNameAllowed(name);
     }
 
-    @Override public TopologyInfo getTopologyInfoByName(String a0)
+    @Override public TopologyInfo getTopologyInfoByName(String name)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologyInfoByName(a0);
+        return calls.getTopologyInfoByName(name);
     }
 
-    @Override public TopologyInfo getTopologyInfo(String a0)
+    @Override public TopologyInfo getTopologyInfo(String id)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologyInfo(a0);
+        return calls.getTopologyInfo(id);
     }
 
-    @Override public TopologyInfo getTopologyInfoByNameWithOpts(String a0, GetInfoOptions a1)
+    @Override public TopologyInfo getTopologyInfoByNameWithOpts(String name, GetInfoOptions options)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologyInfoByNameWithOpts(a0, a1);
+        return calls.getTopologyInfoByNameWithOpts(name, options);
     }
 
-    @Override public TopologyInfo getTopologyInfoWithOpts(String a0, GetInfoOptions a1)
+    @Override public TopologyInfo getTopologyInfoWithOpts(String id, GetInfoOptions options)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologyInfoWithOpts(a0, a1);
+        return calls.getTopologyInfoWithOpts(id, options);
     }
 
-    @Override public TopologyPageInfo getTopologyPageInfo(String a0, String a1, boolean a2)
+    @Override public TopologyPageInfo getTopologyPageInfo(String id, String window, boolean is_include_sys)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologyPageInfo(a0, a1, a2);
+        return calls.getTopologyPageInfo(id, window, is_include_sys);
     }
 
-    @Override public SupervisorPageInfo getSupervisorPageInfo(String a0, String a1, boolean a2)
+    @Override public SupervisorPageInfo getSupervisorPageInfo(String id, String host, boolean is_include_sys)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getSupervisorPageInfo(a0, a1, a2);
+        return calls.getSupervisorPageInfo(id, host, is_include_sys);
     }
 
-    @Override public ComponentPageInfo getComponentPageInfo(String a0, String a1, String a2, boolean a3)
+    @Override public ComponentPageInfo getComponentPageInfo(
+            String topology_id, String component_id, String window, boolean is_include_sys)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getComponentPageInfo(a0, a1, a2, a3);
+        return calls.getComponentPageInfo(topology_id, component_id, window, is_include_sys);
     }
 
-    @Override public String getTopologyConf(String a0)
+    @Override public String getTopologyConf(String id)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopologyConf(a0);
+        return calls.getTopologyConf(id);
     }
 
-    @Override public StormTopology getTopology(String a0)
+    @Override public StormTopology getTopology(String id)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getTopology(a0);
+        return calls.getTopology(id);
     }
 
-    @Override public StormTopology getUserTopology(String a0)
+    @Override public StormTopology getUserTopology(String id)
         throws NotAliveException, AuthorizationException, TException {
-        return calls.getUserTopology(a0);
+        return calls.getUserTopology(id);
     }
 
-    @Override public TopologyHistoryInfo getTopologyHistory(String a0)
+    @Override public TopologyHistoryInfo getTopologyHistory(String user)
         throws AuthorizationException, TException {
-        return calls.getTopologyHistory(a0);
+        return calls.getTopologyHistory(user);
     }
 
-    @Override public List<OwnerResourceSummary> getOwnerResourceSummaries(String a0)
+    @Override public List<OwnerResourceSummary> getOwnerResourceSummaries(String owner)
         throws AuthorizationException, TException {
-        return calls.getOwnerResourceSummaries(a0);
+        return calls.getOwnerResourceSummaries(owner);
     }
 
-    @Override public SupervisorAssignments getSupervisorAssignments(String a0)
+    @Override public SupervisorAssignments getSupervisorAssignments(String node)
         throws AuthorizationException, TException {
-        return calls.getSupervisorAssignments(a0);
+        return calls.getSupervisorAssignments(node);
     }
 
-    @Override public void sendSupervisorWorkerHeartbeats(SupervisorWorkerHeartbeats a0)
+    @Override public void sendSupervisorWorkerHeartbeats(SupervisorWorkerHeartbeats heartbeats)
         throws AuthorizationException, TException {
-        calls.sendSupervisorWorkerHeartbeats(a0);
+        calls.sendSupervisorWorkerHeartbeats(heartbeats);
     }
 
-    @Override public void sendSupervisorWorkerHeartbeat(SupervisorWorkerHeartbeat a0)
+    @Override public void sendSupervisorWorkerHeartbeat(SupervisorWorkerHeartbeat heatbeat)
         throws AuthorizationException, NotAliveException, TException {
-        calls.sendSupervisorWorkerHeartbeat(a0);
+        calls.sendSupervisorWorkerHeartbeat(heatbeat);
     }
 
-    @Override public void processWorkerMetrics(WorkerMetrics a0)
+    @Override public void processWorkerMetrics(WorkerMetrics metrics)
         throws TException {
-        calls.processWorkerMetrics(a0);
+        calls.processWorkerMetrics(metrics);
     }
 
-    @Override public boolean isRemoteBlobExists(String a0)
+    @Override public boolean isRemoteBlobExists(String blobKey)
         throws AuthorizationException, TException {
-        return calls.isRemoteBlobExists(a0);
+        return calls.isRemoteBlobExists(blobKey);
     }
 }
