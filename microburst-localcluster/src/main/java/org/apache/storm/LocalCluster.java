@@ -62,8 +62,8 @@ import org.apache.storm.utils.Utils;
  * for storm-server's {@code LocalCluster} compile and run unchanged when this artifact replaces storm-server on their
  * class path. As Storm's, a new cluster answers {@link NimbusClient} (so {@code StormSubmitter}) until closed.
  * The signatures that name storm-server's daemons differ (see docs/COMPATIBILITY.md): {@link #getNimbus()} returns
- * this cluster as a {@link Nimbus.Iface}, and the supervisor methods, {@code withINimbus}, {@code withNimbusWrapper}
- * and {@code withTopoCache} are absent.
+ * a Nimbus of that type that only passes calls to this cluster, and the supervisor methods, {@code withINimbus},
+ * {@code withNimbusWrapper} and {@code withTopoCache} are absent.
  *
  * <p>Thread-safe, as {@link MicroburstCluster}.
  */
@@ -76,6 +76,7 @@ public class LocalCluster implements ILocalClusterTrackedTopologyAware, Iface {
     private final StormMetricsRegistry metricRegistry = new StormMetricsRegistry();
     private final NimbusClient.LocalOverride nimbusOverride;
     private final long startMillis = System.currentTimeMillis();
+    private final org.apache.storm.daemon.nimbus.Nimbus nimbus = new org.apache.storm.daemon.nimbus.Nimbus(this);
 
     /** A cluster as Storm's default one: message timeouts on. */
     public LocalCluster() throws Exception {
@@ -109,8 +110,8 @@ public class LocalCluster implements ILocalClusterTrackedTopologyAware, Iface {
     /** As Storm's {@code storm local} entry point: runs class {@code args[0]}'s main with the rest ({@link LocalMain}). */
     public static void main(final String[] args) throws Exception { LocalMain.main(args); }
 
-    /** This cluster as Nimbus (storm-server returns its Nimbus daemon; here there is none): calls go to this cluster. */
-    public Nimbus.Iface getNimbus() { return this; }
+    /** This cluster as Nimbus, under the type storm-server's signature names (there is no daemon): calls go here. */
+    public org.apache.storm.daemon.nimbus.Nimbus getNimbus() { return nimbus; }
 
     public StormMetricsRegistry getMetricRegistry() { return metricRegistry; }
 

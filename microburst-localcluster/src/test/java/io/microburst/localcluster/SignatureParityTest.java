@@ -40,8 +40,6 @@ class SignatureParityTest {
 
     /** storm-server's members that name its daemons (Nimbus, Supervisor, INimbus, TopoCache): absent or changed here. */
     static final Set<String> KNOWN_GAPS = Set.of(
-        "storm-server only: org.apache.storm.LocalCluster: public org.apache.storm.daemon.nimbus.Nimbus getNimbus()",
-        "here only: org.apache.storm.LocalCluster: public org.apache.storm.generated.Nimbus$Iface getNimbus()",
         "storm-server only: org.apache.storm.LocalCluster: public org.apache.storm.daemon.supervisor.Supervisor"
             + " getSupervisor(java.lang.String)",
         "storm-server only: org.apache.storm.LocalCluster: public org.apache.storm.daemon.supervisor.Supervisor"

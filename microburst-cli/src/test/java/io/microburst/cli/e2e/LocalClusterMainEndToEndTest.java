@@ -13,8 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +70,31 @@ class LocalClusterMainEndToEndTest {
             assertEquals(List.of("alpha", "beta", "delta", "gamma"),
                     Files.readAllLines(record, StandardCharsets.UTF_8).stream().sorted().toList(), process.output());
         }
+    }
+
+    @Test
+    void aMainCompiledAgainstStormServerPollsGetNimbusUntilItsTopologyEnds(@TempDir Path dir) throws Exception {
+        Path jar = TopologyJarBuilder.build(PollingMainSource.sources(), Map.of(), dir.resolve("build"),
+                classPathWithStormServerFirst());
+        try (JavaProcess process = JavaProcess.startWithClassPath(dir, List.of(), classPathWithoutStormServer(),
+                Main.class.getName(), List.of("local", jar.toString(), PollingMainSource.MAIN_CLASS, "100"))) {
+            int exit = process.waitFor(PROCESS_TIMEOUT);
+
+            assertEquals(0, exit, process.output());
+            assertFalse(process.output().contains("NoSuchMethodError"), process.output());
+            assertTrue(process.stdout().contains("main saw no topology left; the bolt counted 100"), process.output());
+        }
+    }
+
+    /** The test class path with storm-server's jar first, so that a topology compiles as against storm-server. */
+    private static String classPathWithStormServerFirst() {
+        List<String> entries = Arrays.asList(TestClassPath.get().split(File.pathSeparator));
+        List<String> ordered = new ArrayList<>();
+        entries.stream().filter(e -> Path.of(e).getFileName().toString().startsWith("storm-server-"))
+                .forEach(ordered::add);
+        assertEquals(1, ordered.size(), "storm-server's jar once on the test class path: " + entries);
+        entries.stream().filter(e -> !ordered.contains(e)).forEach(ordered::add);
+        return String.join(File.pathSeparator, ordered);
     }
 
     /** The test class path minus storm-server's jar, so that {@code org.apache.storm.LocalCluster} is ours. */

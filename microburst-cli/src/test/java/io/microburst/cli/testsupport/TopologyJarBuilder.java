@@ -38,6 +38,15 @@ public final class TopologyJarBuilder {
      * @return the jar
      */
     public static Path build(Map<String, String> sources, Map<String, byte[]> files, Path workDir) throws IOException {
+        return build(sources, files, workDir, TestClassPath.get());
+    }
+
+    /**
+     * As {@link #build(Map, Map, Path)}, compiled against {@code classPath} (for example with storm-server's jar
+     * ahead of microburst-localcluster, as a user's build against storm-server compiles).
+     */
+    public static Path build(Map<String, String> sources, Map<String, byte[]> files, Path workDir, String classPath)
+            throws IOException {
         Path sourceDir = Files.createDirectories(workDir.resolve("src"));
         Path classDir = Files.createDirectories(workDir.resolve("classes"));
         List<Path> javaFiles = new ArrayList<>();
@@ -47,7 +56,7 @@ public final class TopologyJarBuilder {
             Files.writeString(file, source.getValue(), StandardCharsets.UTF_8);
             javaFiles.add(file);
         }
-        compile(javaFiles, classDir);
+        compile(javaFiles, classDir, classPath);
         for (Map.Entry<String, byte[]> file : files.entrySet()) {
             Path target = classDir.resolve(file.getKey());
             Files.createDirectories(target.getParent());
@@ -58,7 +67,7 @@ public final class TopologyJarBuilder {
         return jar;
     }
 
-    private static void compile(List<Path> files, Path classDir) throws IOException {
+    private static void compile(List<Path> files, Path classDir, String classPath) throws IOException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         if (compiler == null) {
             throw new IllegalStateException("no Java compiler in this runtime (a JRE, not a JDK?)");
@@ -66,7 +75,7 @@ public final class TopologyJarBuilder {
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try (StandardJavaFileManager fileManager = compiler.getStandardFileManager(diagnostics, null,
                 StandardCharsets.UTF_8)) {
-            List<String> options = List.of("-classpath", TestClassPath.get(), "-d", classDir.toString(),
+            List<String> options = List.of("-classpath", classPath, "-d", classDir.toString(),
                     "--release", "17", "-proc:none");
             boolean ok = compiler.getTask(null, fileManager, diagnostics, options, null,
                     fileManager.getJavaFileObjectsFromPaths(files)).call();
