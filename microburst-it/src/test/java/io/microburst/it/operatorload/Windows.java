@@ -17,6 +17,9 @@ final class Windows {
     /** Per topology id, its rates: [0] quiet windows, [1] hammered ones. */
     private final Map<String, List<List<Double>>> rates = new LinkedHashMap<>();
     private final double[] cores = new double[2];
+    /** Per kind, trees acked by all full-speed topologies and the server's CPU seconds, summed over windows. */
+    private final double[] trees = new double[2];
+    private final double[] cpuSeconds = new double[2];
     private final int[] windows = new int[2];
 
     Windows(LoadServer server, OperatorCalls calls, List<String> ids) {
@@ -31,6 +34,8 @@ final class Windows {
             rates.put(id, List.of(new ArrayList<>(), new ArrayList<>()));
         }
         cores[0] = cores[1] = 0;
+        trees[0] = trees[1] = 0;
+        cpuSeconds[0] = cpuSeconds[1] = 0;
         windows[0] = windows[1] = 0;
     }
 
@@ -42,10 +47,13 @@ final class Windows {
         Thread.sleep(seconds * 1000L); // the window's length
         long[] after = acked();
         double elapsed = (System.nanoTime() - start) / 1e9;
-        cores[kind] += (server.cpuMillis() - cpu) / 1e3 / elapsed;
+        double used = (server.cpuMillis() - cpu) / 1e3;
+        cores[kind] += used / elapsed;
+        cpuSeconds[kind] += used;
         windows[kind]++;
         for (int i = 0; i < ids.size(); i++) {
             rates.get(ids.get(i)).get(kind).add((after[i] - before[i]) / elapsed);
+            trees[kind] += after[i] - before[i];
         }
     }
 
@@ -77,7 +85,9 @@ final class Windows {
                 shown(e.getValue().get(0)), shown(e.getValue().get(1)), hammered / quiet));
         }
         out.append(String.format("LOAD all full-speed topologies: hammered/quiet %.3f; server cores quiet %.2f,"
-            + " hammered %.2f%n", hammeredAll / quietAll, cores[0] / windows[0], cores[1] / windows[1]));
+            + " hammered %.2f; trees per server CPU second quiet %.0f, hammered %.0f (hammered/quiet %.3f)%n",
+            hammeredAll / quietAll, cores[0] / windows[0], cores[1] / windows[1], trees[0] / cpuSeconds[0],
+            trees[1] / cpuSeconds[1], trees[1] / cpuSeconds[1] / (trees[0] / cpuSeconds[0])));
         return out.toString();
     }
 
