@@ -129,9 +129,14 @@ public final class ClusterViews {
         return info;
     }
 
+    /** The id of the one supervisor {@code getClusterInfo} lists: this process. */
+    public static String supervisorId() {
+        return "microburst-" + ProcessHandle.current().pid();
+    }
+
     public static ClusterSummary clusterSummary(List<TopologySummary> topologies, int uptimeSecs, int executors) {
         SupervisorSummary supervisor = new SupervisorSummary(TopologyRuntime.HOST, uptimeSecs, 1,
-            topologies.isEmpty() ? 0 : 1, "microburst-" + ProcessHandle.current().pid());
+            topologies.isEmpty() ? 0 : 1, supervisorId());
         NimbusSummary nimbus = new NimbusSummary(TopologyRuntime.HOST, 0, uptimeSecs, true, VERSION);
         ClusterSummary summary = new ClusterSummary(List.of(supervisor), topologies, List.of(nimbus));
         return summary;

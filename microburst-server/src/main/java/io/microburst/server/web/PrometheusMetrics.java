@@ -13,15 +13,14 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPoin
 import io.microburst.runtime.topology.ThreadView;
 import org.HdrHistogram.Histogram;
 import io.prometheus.metrics.model.snapshots.Labels;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.StateSetSnapshot;
-import java.io.IOException;
-import java.io.OutputStream;
+import java.io.ByteArrayOutputStream;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.utils.VersionInfo;
@@ -35,20 +34,32 @@ import org.apache.storm.utils.VersionInfo;
  * (backpressure); per topology its executor count, uptime and status (a state set: one series per Storm status, 1 for
  * the current one, so a status change starts no new series). Every duration is in seconds. Besides: the JVM's and the
  * process' own metrics from the Prometheus client library ({@code jvm_*}, {@code process_*}) and
- * {@code microburst_build_info}. Thread-safe.
+ * {@code microburst_build_info}.
+ *
+ * <p>Scrapes share answers: one computed less than {@value #SHARED_MILLIS} ms before is sent again (a {@link
+ * SharedSnapshot}), so several scrapers, or a scraper and a dashboard, cost the server one scrape a second; a change
+ * shows in the next second's. The JVM's deadlock gauges are read once a minute ({@link JvmCollectors}). Thread-safe.
  */
 final class PrometheusMetrics {
     /** Storm's topology statuses, each a series of {@code microburst_topology_status}. */
     private static final String[] STATUSES = {"ACTIVE", "INACTIVE", "REBALANCING", "KILLED"};
+    /** How long a scrape's answer is sent again to the scrapes that follow. */
+    static final long SHARED_MILLIS = 1000;
     private final MicroburstCluster cluster;
     private final PrometheusTextFormatWriter writer = new PrometheusTextFormatWriter(false);
-    /** The JVM and process collectors; a registry of its own, so that servers in one JVM (tests) do not share one. */
-    private final PrometheusRegistry jvm = new PrometheusRegistry();
+    private final JvmCollectors jvm;
+    private final SharedSnapshot<byte[]> answer;
     private final InfoSnapshot buildInfo;
 
     PrometheusMetrics(MicroburstCluster cluster) {
+        this(cluster, System::nanoTime);
+    }
+
+    /** @param nanoClock the time, as {@link System#nanoTime}, for the shared answer's and the deadlock gauges' age */
+    PrometheusMetrics(MicroburstCluster cluster, LongSupplier nanoClock) {
         this.cluster = cluster;
-        JvmMetrics.builder().register(jvm);
+        this.jvm = new JvmCollectors(nanoClock);
+        this.answer = new SharedSnapshot<>(this::render, TimeUnit.MILLISECONDS.toNanos(SHARED_MILLIS), nanoClock);
         this.buildInfo = InfoSnapshot.builder().name("microburst_build").help("The build of Microburst serving, and "
             + "the Storm API it implements").dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
                 .labels(Labels.of("version", BuildVersion.get(), "storm_version", VersionInfo.getVersion())).build())
@@ -59,11 +70,18 @@ final class PrometheusMetrics {
         return writer.getContentType();
     }
 
-    void write(OutputStream out) throws IOException {
-        writer.write(out, scrape());
+    /** The answer to a scrape: the text of the last {@value #SHARED_MILLIS} ms, or of a new scrape. */
+    byte[] answer() throws Exception {
+        return answer.get();
     }
 
-    MetricSnapshots scrape() {
+    private byte[] render() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+        writer.write(out, scrape());
+        return out.toByteArray();
+    }
+
+    MetricSnapshots scrape() throws Exception {
         CounterSnapshot.Builder emitted = counter("microburst_emitted", "Tuples emitted by a task, per stream");
         CounterSnapshot.Builder transferred = counter("microburst_transferred",
             "Tuples a task's emits delivered to other tasks, per stream");

@@ -1,5 +1,6 @@
 package io.microburst.server.web;
 
+import io.microburst.cluster.ClusterViews;
 import io.microburst.runtime.task.EventSampling;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,7 +173,8 @@ final class TopologyApi {
     }
 
     private List<Object> workers(TopologyInfo info, LogviewerAddress logviewer) throws TException {
-        String supervisor = nimbus.getClusterInfo().get_supervisors().get(0).get_supervisor_id();
+        // the one supervisor getClusterInfo lists, without summarising every topology for it
+        String supervisor = ClusterViews.supervisorId();
         Map<String, Map<String, Object>> byWorker = new TreeMap<>();
         for (ExecutorSummary e : info.get_executors()) {
             Map<String, Object> w = byWorker.computeIfAbsent(e.get_host() + ":" + e.get_port(), key -> {

@@ -1,7 +1,6 @@
 package io.microburst.server.web;
 
 import io.microburst.MicroburstCluster;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -168,9 +167,7 @@ public final class WebServer implements AutoCloseable {
                 }
             }
             if (path.equals("/metrics")) {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                metrics.write(out);
-                send(response, callback, 200, metrics.contentType(), out.toByteArray());
+                send(response, callback, 200, metrics.contentType(), metrics.answer());
             } else if ((file = pages.find(path)) != null) {
                 send(response, callback, 200, file.type(), file.bytes());
             } else {

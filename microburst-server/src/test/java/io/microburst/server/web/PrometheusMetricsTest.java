@@ -32,7 +32,13 @@ class PrometheusMetricsTest {
             List<PrometheusText.Sample> active = scrape(server);
             server.cluster().deactivate("scraped");
             WebTestServer.awaitTrue(() -> status(server, "scraped").equals("INACTIVE"));
-            List<PrometheusText.Sample> inactive = scrape(server);
+            // scrapes within a second share one answer, so the change shows in the next second's
+            List<List<PrometheusText.Sample>> last = new java.util.ArrayList<>(List.of(active));
+            WebTestServer.awaitTrue(() -> {
+                last.set(0, scrapeOrFail(server));
+                return states(last.get(0)).get("INACTIVE") == 1.0;
+            });
+            List<PrometheusText.Sample> inactive = last.get(0);
 
             Set<String> names = active.stream().map(PrometheusText.Sample::name).collect(Collectors.toSet());
             for (String jvm : List.of("jvm_memory_used_bytes", "jvm_threads_current", "jvm_gc_collection_seconds_count",
@@ -72,6 +78,14 @@ class PrometheusMetricsTest {
     private static String status(MicroburstServer server, String name) {
         try {
             return WebTestServer.status(server, name);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<PrometheusText.Sample> scrapeOrFail(MicroburstServer server) {
+        try {
+            return scrape(server);
         } catch (Exception e) {
             throw new AssertionError(e);
         }
