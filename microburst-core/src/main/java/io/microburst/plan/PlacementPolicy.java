@@ -27,7 +27,8 @@ import io.microburst.config.ConfigKeys;
  *   <li>{@code static}: the rule of earlier versions, a fused task taking a quarter to three quarters of the thread at
  *       a microsecond or more a tuple.</li>
  * </ul>
- * Both cut only a thread that was busy through the window (parked under a tenth of it), and only while a core is free.
+ * Both cut only a thread that was busy through the window (parked under a tenth of it) and had a core while busy (not
+ * {@link Window#starved}), and only while a core is free.
  * The caller adds the hysteresis in time (the same cut chosen in two windows in a row) and checks the outcome of the
  * cut it makes ({@link DecisionCheck}).
  *
@@ -77,6 +78,13 @@ public final class PlacementPolicy {
     public static final long LATENCY_OBJECTIVE_NANOS = 50_000;
     /** A window counts as busy when its thread parked less than this share of it. */
     public static final double MAX_IDLE_SHARE = 0.1;
+    /**
+     * A busy window whose thread ran on a core for less than this share of its unparked time was starved
+     * ({@link Window#starved}): no cut is decided on it. 0.85: a thread alone on its core runs 0.95-1.0 of the time
+     * (the timer, the collector and short preemptions take the rest); under other work, or while the JIT's
+     * compilers run at start, WordCount p=1's thread ran 0.5-0.8 (docs/performance/2026-11-27-stable-layouts.md).
+     */
+    public static final double MIN_CPU_SHARE = 0.85;
     private static final double MIN_STATIC_SHARE = 0.25;
     private static final double MAX_STATIC_SHARE = 0.75;
     private static final long MIN_STATIC_EXECUTE_NANOS = 1_000;
@@ -137,10 +145,17 @@ public final class PlacementPolicy {
      * @param elapsedNanos the window's length
      * @param parkedNanos time the executor's thread parked in it
      * @param points its fused tasks
+     * @param tracking the acked trees of the thread's spouts
+     * @param cpuNanos the thread's CPU time in the window, or a negative number when the platform does not say
      */
-    public record Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking) {
+    public record Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking, long cpuNanos) {
         public Window {
             points = List.copyOf(points);
+        }
+
+        /** A window whose thread's CPU time is not known. */
+        public Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking) {
+            this(elapsedNanos, parkedNanos, points, tracking, -1);
         }
 
         /** A window of a thread whose spouts track no trees (or that runs no spout). */
@@ -151,6 +166,27 @@ public final class PlacementPolicy {
         /** Busy all through: parked under {@link #MAX_IDLE_SHARE} of it. */
         public boolean busy() {
             return elapsedNanos > 0 && parkedNanos < elapsedNanos * MAX_IDLE_SHARE;
+        }
+
+        /**
+         * The time the thread's work took: not parked, and at most its CPU time when known. A thread that wanted a
+         * core and waited for one (other processes, the JIT's compilers at start) was not parked, but its tasks'
+         * sampled execute times leave those waits out (a sample that long is dropped as a pause): counted as work,
+         * the waits looked like the cost of whatever was not sampled, the chain's head, and a cut there was promised
+         * a speed-up the work did not hold.
+         */
+        public long busyNanos() {
+            long unparked = elapsedNanos - parkedNanos;
+            return cpuNanos < 0 ? unparked : Math.min(unparked, cpuNanos);
+        }
+
+        /**
+         * Whether the thread waited for a core: its CPU time under {@link #MIN_CPU_SHARE} of the time it was not
+         * parked. The machine's cores were taken by other work, so none is free for a cut, and the window's shares
+         * say more about that work than about the chain's costs.
+         */
+        public boolean starved() {
+            return cpuNanos >= 0 && cpuNanos < (elapsedNanos - parkedNanos) * MIN_CPU_SHARE;
         }
     }
 
@@ -192,7 +228,7 @@ public final class PlacementPolicy {
      * through their last window, this one included; {@code cores} the machine's cores.
      */
     public static Cut decide(Mode mode, Window w, int busyThreads, int cores) {
-        if (!w.busy() || busyThreads >= cores) {
+        if (!w.busy() || w.starved() || busyThreads >= cores) {
             return null;
         }
         return mode.costBased() ? costCut(w, mode.minGain()) : shareCut(w);
@@ -211,7 +247,7 @@ public final class PlacementPolicy {
     }
 
     private static Cut costCut(Window w, double minGain) {
-        long busy = w.elapsedNanos() - w.parkedNanos();
+        long busy = w.busyNanos();
         int best = -1;
         double bestGain = 0;
         long bestProducer = 0;
@@ -241,9 +277,10 @@ public final class PlacementPolicy {
         }
         Point p = w.points().get(best);
         return new Cut(best, bestGain, String.format(Locale.ROOT,
-            "its thread was busy %d ms of %d ms; %s took %d ms over %d tuples (%d ns each); cut there, the two threads "
+            "its thread was busy %d ms of %d ms (%s on a core); %s took %d ms over %d tuples (%d ns each); cut there, the two threads "
                 + "would take %d and %d ms: %.2fx, and a core was free",
-            busy / 1_000_000, w.elapsedNanos() / 1_000_000, p.name(), p.spentNanos() / 1_000_000, p.tuples(),
+            (w.elapsedNanos() - w.parkedNanos()) / 1_000_000, w.elapsedNanos() / 1_000_000,
+            w.cpuNanos() < 0 ? "unknown" : w.cpuNanos() / 1_000_000 + " ms", p.name(), p.spentNanos() / 1_000_000, p.tuples(),
             p.spentNanos() / p.tuples(), bestProducer / 1_000_000, bestConsumer / 1_000_000, bestGain));
     }
 

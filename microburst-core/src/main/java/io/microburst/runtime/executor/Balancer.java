@@ -47,6 +47,7 @@ public final class Balancer {
     private final Switchboard board;
     private final PlacementPolicy.Mode mode;
     private final LongSupplier clock;
+    private final LongSupplier threadCpu;
     private final int cores;
     private final ExecutorHost host;
     private final long queueTuples;
@@ -56,20 +57,26 @@ public final class Balancer {
     private long windowStartNanos;
     private long windowParkedNanos;
     private long windowIdleNanos;
+    private long windowCpuNanos;
     private BoltTask cutCandidate;
 
     Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples) {
-        this(inbox, board, host, queueTuples, System::nanoTime, CORES);
+        this(inbox, board, host, queueTuples, System::nanoTime, ThreadCpu::currentNanos, CORES);
     }
 
-    /** With a clock and a core count of the caller's (tests drive it with a fake clock). */
-    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples, LongSupplier clock, int cores) {
+    /**
+     * With a clock, a reader of the calling thread's CPU time (negative when unknown) and a core count of the caller's
+     * (tests drive it with fakes).
+     */
+    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples, LongSupplier clock,
+        LongSupplier threadCpu, int cores) {
         this.inbox = inbox;
         this.board = board;
         this.host = host;
         this.mode = host.placementMode();
         this.queueTuples = queueTuples;
         this.clock = clock;
+        this.threadCpu = threadCpu;
         this.cores = cores;
         this.check = new CutCheck(host);
     }
@@ -90,6 +97,7 @@ public final class Balancer {
     /** The executor's loop starts: the first window starts now. */
     void start() {
         windowStartNanos = clock.getAsLong();
+        windowCpuNanos = threadCpu.getAsLong();
     }
 
     /**
@@ -102,6 +110,9 @@ public final class Balancer {
         long elapsed = now - windowStartNanos;
         long parked = parkedNanos - windowParkedNanos;
         long idle = idleNanos - windowIdleNanos;
+        long cpuNow = threadCpu.getAsLong();
+        long cpu = cpuNow < 0 || windowCpuNanos < 0 ? -1 : cpuNow - windowCpuNanos;
+        windowCpuNanos = cpuNow;
         windowStartNanos = now;
         windowParkedNanos = parkedNanos;
         windowIdleNanos = idleNanos;
@@ -123,7 +134,7 @@ public final class Balancer {
         }
         PlacementPolicy.Tracking tracking = spouts.acked()
             ? new PlacementPolicy.Tracking(true, spouts.maxInFlight(), queueTuples) : PlacementPolicy.Tracking.NONE;
-        PlacementPolicy.Window window = new PlacementPolicy.Window(elapsed, parked, points, tracking);
+        PlacementPolicy.Window window = new PlacementPolicy.Window(elapsed, parked, points, tracking, cpu);
         PlacementPolicy.Window summed = recent.add(window);
         if (summed == null) {
             inbox.setBusy(window.busy()); // too early to decide on this layout: the sum fills
