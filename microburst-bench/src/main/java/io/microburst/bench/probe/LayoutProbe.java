@@ -33,6 +33,21 @@ public final class LayoutProbe {
         startNanos = System.nanoTime();
     }
 
+    /** The matching threads alive now, by name, for example {@code 2 threads: x-a+b[1-2] x-c[3]}. */
+    public String names() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<String, Integer> threads = new TreeMap<>();
+        for (ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t != null && t.getThreadName().startsWith(prefix)) {
+                threads.merge(t.getThreadName(), 1, Integer::sum);
+            }
+        }
+        StringBuilder s = new StringBuilder().append(threads.values().stream().mapToInt(Integer::intValue).sum())
+            .append(" threads:");
+        threads.forEach((name, n) -> s.append(' ').append(name).append(n > 1 ? " x" + n : ""));
+        return s.toString();
+    }
+
     /**
      * The matching threads alive now, by name, each with its cores over the window ({@code ?} for one started during
      * it), for example {@code 2 threads: x-a+b[1-2]=0.98 x-c[3]=0.71}.
@@ -51,7 +66,8 @@ public final class LayoutProbe {
                 : String.format(Locale.ROOT, "%.2f", (now - before) / elapsed);
             threads.merge(t.getThreadName(), cores, (a, b) -> a + "," + b);
         }
-        StringBuilder s = new StringBuilder().append(threads.size()).append(" threads:");
+        StringBuilder s = new StringBuilder().append(threads.values().stream().mapToInt(c -> c.split(",").length).sum())
+            .append(" threads:");
         threads.forEach((name, cores) -> s.append(' ').append(name).append('=').append(cores));
         return s.toString();
     }

@@ -87,7 +87,7 @@ public final class Measurement {
         Probes.discardLatency();
         LayoutProbe layout = new LayoutProbe(LAYOUT_PREFIX);
         layout.start();
-        System.err.println("layout at the start of the measured window: " + layout.describe());
+        System.err.println("layout at the start of the measured window: " + layout.names());
         long cpuBefore = deployment.cpuNanos();
         long countBefore = deployment.delivered();
         long before = System.nanoTime();
