@@ -79,12 +79,12 @@ public final class PlacementPolicy {
     /** A window counts as busy when its thread parked less than this share of it. */
     public static final double MAX_IDLE_SHARE = 0.1;
     /**
-     * A busy window whose thread ran on a core for less than this share of its unparked time was starved
-     * ({@link Window#starved}): no cut is decided on it. 0.85: a thread alone on its core runs 0.95-1.0 of the time
-     * (the timer, the collector and short preemptions take the rest); under other work, or while the JIT's
-     * compilers run at start, WordCount p=1's thread ran 0.5-0.8 (docs/performance/2026-11-27-stable-layouts.md).
+     * A busy window whose thread waited for a core more than this share of its unparked time was starved
+     * ({@link Window#starved}): no cut is decided on it. 0.15: a thread alone on its core waits a few percent (the
+     * timer, the collector, short preemptions); under other work, or while the JIT's compilers run at start, WordCount
+     * p=1's thread waited a fifth to nine tenths of the time (docs/performance/2026-11-27-stable-layouts.md).
      */
-    public static final double MIN_CPU_SHARE = 0.85;
+    public static final double MAX_WAIT_SHARE = 0.15;
     private static final double MIN_STATIC_SHARE = 0.25;
     private static final double MAX_STATIC_SHARE = 0.75;
     private static final long MIN_STATIC_EXECUTE_NANOS = 1_000;
@@ -146,14 +146,15 @@ public final class PlacementPolicy {
      * @param parkedNanos time the executor's thread parked in it
      * @param points its fused tasks
      * @param tracking the acked trees of the thread's spouts
-     * @param cpuNanos the thread's CPU time in the window, or a negative number when the platform does not say
+     * @param waitNanos time the thread was runnable in the window but waited for a core (other threads had them), or a
+     *     negative number when the platform does not say
      */
-    public record Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking, long cpuNanos) {
+    public record Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking, long waitNanos) {
         public Window {
             points = List.copyOf(points);
         }
 
-        /** A window whose thread's CPU time is not known. */
+        /** A window whose thread's waits for a core are not known. */
         public Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking) {
             this(elapsedNanos, parkedNanos, points, tracking, -1);
         }
@@ -169,24 +170,25 @@ public final class PlacementPolicy {
         }
 
         /**
-         * The time the thread's work took: not parked, and at most its CPU time when known. A thread that wanted a
-         * core and waited for one (other processes, the JIT's compilers at start) was not parked, but its tasks'
-         * sampled execute times leave those waits out (a sample that long is dropped as a pause): counted as work,
-         * the waits looked like the cost of whatever was not sampled, the chain's head, and a cut there was promised
-         * a speed-up the work did not hold.
+         * The time the thread's work took: not parked, and not waiting for a core when that is known. A thread that
+         * waited for a core (other processes, the JIT's compilers at start) was not parked, but its tasks' sampled
+         * execute times leave those waits out (a sample that long is dropped as a pause): counted as work, the waits
+         * looked like the cost of whatever was not sampled, the chain's head, and a cut there was promised a speed-up
+         * the work did not hold. Time blocked in user code (a sleep, a call to a service) is no wait for a core: it
+         * stays work, as it is in the samples.
          */
         public long busyNanos() {
             long unparked = elapsedNanos - parkedNanos;
-            return cpuNanos < 0 ? unparked : Math.min(unparked, cpuNanos);
+            return waitNanos < 0 ? unparked : Math.max(0, unparked - waitNanos);
         }
 
         /**
-         * Whether the thread waited for a core: its CPU time under {@link #MIN_CPU_SHARE} of the time it was not
-         * parked. The machine's cores were taken by other work, so none is free for a cut, and the window's shares
-         * say more about that work than about the chain's costs.
+         * Whether the thread waited for a core for more than {@link #MAX_WAIT_SHARE} of the time it was not parked:
+         * the machine's cores were taken by other work, so none is free for a cut, and the window's shares say more
+         * about that work than about the chain's costs.
          */
         public boolean starved() {
-            return cpuNanos >= 0 && cpuNanos < (elapsedNanos - parkedNanos) * MIN_CPU_SHARE;
+            return waitNanos >= 0 && waitNanos > (elapsedNanos - parkedNanos) * MAX_WAIT_SHARE;
         }
     }
 
@@ -277,10 +279,10 @@ public final class PlacementPolicy {
         }
         Point p = w.points().get(best);
         return new Cut(best, bestGain, String.format(Locale.ROOT,
-            "its thread was busy %d ms of %d ms (%s on a core); %s took %d ms over %d tuples (%d ns each); cut there, the two threads "
+            "its thread was busy %d ms of %d ms (waiting for a core: %s); %s took %d ms over %d tuples (%d ns each); cut there, the two threads "
                 + "would take %d and %d ms: %.2fx, and a core was free",
             (w.elapsedNanos() - w.parkedNanos()) / 1_000_000, w.elapsedNanos() / 1_000_000,
-            w.cpuNanos() < 0 ? "unknown" : w.cpuNanos() / 1_000_000 + " ms", p.name(), p.spentNanos() / 1_000_000, p.tuples(),
+            w.waitNanos() < 0 ? "unknown" : w.waitNanos() / 1_000_000 + " ms", p.name(), p.spentNanos() / 1_000_000, p.tuples(),
             p.spentNanos() / p.tuples(), bestProducer / 1_000_000, bestConsumer / 1_000_000, bestGain));
     }
 

@@ -88,14 +88,14 @@ public final class WindowSum {
     private PlacementPolicy.Window sum() {
         long elapsed = 0;
         long parked = 0;
-        long cpu = 0;
+        long waits = 0;
         PlacementPolicy.Window first = windows.peekFirst();
         long[] tuples = new long[first.points().size()];
         long[] spent = new long[tuples.length];
         for (PlacementPolicy.Window w : windows) {
             elapsed += w.elapsedNanos();
             parked += w.parkedNanos();
-            cpu = cpu < 0 || w.cpuNanos() < 0 ? -1 : cpu + w.cpuNanos();
+            waits = waits < 0 || w.waitNanos() < 0 ? -1 : waits + w.waitNanos();
             for (int i = 0; i < tuples.length; i++) {
                 PlacementPolicy.Point p = w.points().get(i);
                 tuples[i] += p.tuples();
@@ -106,6 +106,6 @@ public final class WindowSum {
         for (int i = 0; i < tuples.length; i++) {
             points.add(new PlacementPolicy.Point(first.points().get(i).name(), tuples[i], spent[i]));
         }
-        return new PlacementPolicy.Window(elapsed, parked, points, windows.peekLast().tracking(), cpu);
+        return new PlacementPolicy.Window(elapsed, parked, points, windows.peekLast().tracking(), waits);
     }
 }
