@@ -279,10 +279,12 @@ public final class PlacementPolicy {
         }
         Point p = w.points().get(best);
         return new Cut(best, bestGain, String.format(Locale.ROOT,
-            "its thread was busy %d ms of %d ms (waiting for a core: %s); %s took %d ms over %d tuples (%d ns each); cut there, the two threads "
+            "its thread was busy %d ms of %d ms (waiting for a core: %s); %s took %d ms over %d tuples (%d ns each); "
+                + "cut there, the two threads "
                 + "would take %d and %d ms: %.2fx, and a core was free",
             (w.elapsedNanos() - w.parkedNanos()) / 1_000_000, w.elapsedNanos() / 1_000_000,
-            w.waitNanos() < 0 ? "unknown" : w.waitNanos() / 1_000_000 + " ms", p.name(), p.spentNanos() / 1_000_000, p.tuples(),
+            w.waitNanos() < 0 ? "unknown" : w.waitNanos() / 1_000_000 + " ms", p.name(), p.spentNanos() / 1_000_000,
+            p.tuples(),
             p.spentNanos() / p.tuples(), bestProducer / 1_000_000, bestConsumer / 1_000_000, bestGain));
     }
 
