@@ -27,7 +27,8 @@ import io.microburst.config.ConfigKeys;
  *   <li>{@code static}: the rule of earlier versions, a fused task taking a quarter to three quarters of the thread at
  *       a microsecond or more a tuple.</li>
  * </ul>
- * Both cut only a thread that was busy through the window (parked under a tenth of it), and only while a core is free.
+ * Both cut only a thread that was busy through the window (parked under a tenth of it) and had a core while busy (not
+ * {@link Window#starved}), and only while a core is free.
  * The caller adds the hysteresis in time (the same cut chosen in two windows in a row) and checks the outcome of the
  * cut it makes ({@link DecisionCheck}).
  *
@@ -77,6 +78,13 @@ public final class PlacementPolicy {
     public static final long LATENCY_OBJECTIVE_NANOS = 50_000;
     /** A window counts as busy when its thread parked less than this share of it. */
     public static final double MAX_IDLE_SHARE = 0.1;
+    /**
+     * A busy window whose thread waited for a core more than this share of its unparked time was starved
+     * ({@link Window#starved}): no cut is decided on it. 0.15: a thread alone on its core waits a few percent (the
+     * timer, the collector, short preemptions); under other work, or while the JIT's compilers run at start, WordCount
+     * p=1's thread waited a fifth to nine tenths of the time (docs/performance/2026-11-27-stable-layouts.md).
+     */
+    public static final double MAX_WAIT_SHARE = 0.15;
     private static final double MIN_STATIC_SHARE = 0.25;
     private static final double MAX_STATIC_SHARE = 0.75;
     private static final long MIN_STATIC_EXECUTE_NANOS = 1_000;
@@ -137,10 +145,18 @@ public final class PlacementPolicy {
      * @param elapsedNanos the window's length
      * @param parkedNanos time the executor's thread parked in it
      * @param points its fused tasks
+     * @param tracking the acked trees of the thread's spouts
+     * @param waitNanos time the thread was runnable in the window but waited for a core (other threads had them), or a
+     *     negative number when the platform does not say
      */
-    public record Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking) {
+    public record Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking, long waitNanos) {
         public Window {
             points = List.copyOf(points);
+        }
+
+        /** A window whose thread's waits for a core are not known. */
+        public Window(long elapsedNanos, long parkedNanos, List<Point> points, Tracking tracking) {
+            this(elapsedNanos, parkedNanos, points, tracking, -1);
         }
 
         /** A window of a thread whose spouts track no trees (or that runs no spout). */
@@ -151,6 +167,28 @@ public final class PlacementPolicy {
         /** Busy all through: parked under {@link #MAX_IDLE_SHARE} of it. */
         public boolean busy() {
             return elapsedNanos > 0 && parkedNanos < elapsedNanos * MAX_IDLE_SHARE;
+        }
+
+        /**
+         * The time the thread's work took: not parked, and not waiting for a core when that is known. A thread that
+         * waited for a core (other processes, the JIT's compilers at start) was not parked, but its tasks' sampled
+         * execute times leave those waits out (a sample that long is dropped as a pause): counted as work, the waits
+         * looked like the cost of whatever was not sampled, the chain's head, and a cut there was promised a speed-up
+         * the work did not hold. Time blocked in user code (a sleep, a call to a service) is no wait for a core: it
+         * stays work, as it is in the samples.
+         */
+        public long busyNanos() {
+            long unparked = elapsedNanos - parkedNanos;
+            return waitNanos < 0 ? unparked : Math.max(0, unparked - waitNanos);
+        }
+
+        /**
+         * Whether the thread waited for a core for more than {@link #MAX_WAIT_SHARE} of the time it was not parked:
+         * the machine's cores were taken by other work, so none is free for a cut, and the window's shares say more
+         * about that work than about the chain's costs.
+         */
+        public boolean starved() {
+            return waitNanos >= 0 && waitNanos > (elapsedNanos - parkedNanos) * MAX_WAIT_SHARE;
         }
     }
 
@@ -192,7 +230,7 @@ public final class PlacementPolicy {
      * through their last window, this one included; {@code cores} the machine's cores.
      */
     public static Cut decide(Mode mode, Window w, int busyThreads, int cores) {
-        if (!w.busy() || busyThreads >= cores) {
+        if (!w.busy() || w.starved() || busyThreads >= cores) {
             return null;
         }
         return mode.costBased() ? costCut(w, mode.minGain()) : shareCut(w);
@@ -211,7 +249,7 @@ public final class PlacementPolicy {
     }
 
     private static Cut costCut(Window w, double minGain) {
-        long busy = w.elapsedNanos() - w.parkedNanos();
+        long busy = w.busyNanos();
         int best = -1;
         double bestGain = 0;
         long bestProducer = 0;
@@ -241,9 +279,12 @@ public final class PlacementPolicy {
         }
         Point p = w.points().get(best);
         return new Cut(best, bestGain, String.format(Locale.ROOT,
-            "its thread was busy %d ms of %d ms; %s took %d ms over %d tuples (%d ns each); cut there, the two threads "
+            "its thread was busy %d ms of %d ms (waiting for a core: %s); %s took %d ms over %d tuples (%d ns each); "
+                + "cut there, the two threads "
                 + "would take %d and %d ms: %.2fx, and a core was free",
-            busy / 1_000_000, w.elapsedNanos() / 1_000_000, p.name(), p.spentNanos() / 1_000_000, p.tuples(),
+            (w.elapsedNanos() - w.parkedNanos()) / 1_000_000, w.elapsedNanos() / 1_000_000,
+            w.waitNanos() < 0 ? "unknown" : w.waitNanos() / 1_000_000 + " ms", p.name(), p.spentNanos() / 1_000_000,
+            p.tuples(),
             p.spentNanos() / p.tuples(), bestProducer / 1_000_000, bestConsumer / 1_000_000, bestGain));
     }
 

@@ -1,6 +1,7 @@
 package io.microburst.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -141,5 +142,45 @@ class PlacementPolicyTest {
         assertNull(PlacementPolicy.decide(Mode.AUTO, acked(w, 0), 1, 2));
         assertTrue(PlacementPolicy.addedLatencyNanos(acked(w, 0), w.points().get(1))
             > PlacementPolicy.LATENCY_OBJECTIVE_NANOS);
+    }
+
+    /** WordCount p=1's window as the balancer summed it over 3 s: {@code waits} ns waiting for a core, split then count. */
+    private static Window wordCount(long waits, long splitSpent, long countSpent) {
+        return new Window(3 * SECOND, 0, List.of(new Point("split", 1_900_000, splitSpent),
+            new Point("count", 28_900_000, countSpent)), PlacementPolicy.Tracking.NONE, waits);
+    }
+
+    @Test
+    void aThreadThatWaitedForACoreIsNotCut() {
+        // a run of WordCount p=1 while other work took the cores: never parked, waiting for a core two thirds of the
+        // time; the sampled executes leave the waits out, so split and count seemed a fifth of the thread and the
+        // spout the rest
+        Window starved = wordCount(2 * SECOND, 850_000_000L, 330_000_000L);
+        assertTrue(starved.starved());
+        assertNull(PlacementPolicy.decide(Mode.AUTO, starved, 1, 2), "no core is free for a cut");
+        Window unknown = new Window(starved.elapsedNanos(), 0, starved.points());
+        assertNotNull(PlacementPolicy.decide(Mode.AUTO, unknown, 1, 2), "judged by the time it was not parked, as before");
+        assertFalse(wordCount(300_000_000L, 850_000_000L, 330_000_000L).starved(), "a tenth of its unparked time");
+    }
+
+    @Test
+    void theWorkIsTheThreadsTimeOnACore() {
+        // waiting for a core 0.4 s of 3 s (not starved), split and what is fused after it 2.4 s of the 2.6 s it
+        // worked: the spout is cheap, so cutting it off gains nothing; counted by the unparked 3 s, the 0.4 s of
+        // waits looked like the spout's cost, and the head was cut, 1.23x promised
+        Window w = wordCount(400_000_000L, 2_400_000_000L, 500_000_000L);
+        assertFalse(w.starved());
+        assertEquals(2_600_000_000L, w.busyNanos());
+        assertNull(PlacementPolicy.decide(Mode.AUTO, w, 1, 2));
+        Cut before = PlacementPolicy.decide(Mode.AUTO, new Window(w.elapsedNanos(), 0, w.points()), 1, 2);
+        assertNotNull(before);
+        assertEquals(0, before.point(), before.reason());
+        // on a core all the time, count a third of it: cut at count, as every run on a quiet machine should
+        Cut count = PlacementPolicy.decide(Mode.AUTO, wordCount(0, 2_800_000_000L, SECOND), 1, 2);
+        assertNotNull(count);
+        assertEquals(1, count.point(), count.reason());
+        // time blocked in user code is no wait for a core: it stays work
+        assertEquals(800_000_000L, new Window(2 * SECOND, SECOND, w.points(), PlacementPolicy.Tracking.NONE,
+            200_000_000L).busyNanos());
     }
 }

@@ -4,6 +4,7 @@ import io.microburst.bench.probe.Probes;
 import io.microburst.bench.result.LatencySummary;
 import io.microburst.bench.result.RunResult;
 import io.microburst.bench.result.RunStatus;
+import io.microburst.bench.probe.LayoutProbe;
 import io.microburst.bench.runtime.Deployment;
 import io.microburst.bench.runtime.RuntimeId;
 import io.microburst.bench.runtime.Runtimes;
@@ -21,6 +22,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class Measurement {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Microburst names its executor threads so: the layout each run measured is logged from them. */
+    private static final String LAYOUT_PREFIX = "microburst-";
 
     private final Workload workload;
     private final RuntimeId runtime;
@@ -82,6 +85,9 @@ public final class Measurement {
         sleepNanos(warmup.toNanos());
 
         Probes.discardLatency();
+        LayoutProbe layout = new LayoutProbe(LAYOUT_PREFIX);
+        layout.start();
+        System.err.println("layout at the start of the measured window: " + layout.names());
         long cpuBefore = deployment.cpuNanos();
         long countBefore = deployment.delivered();
         long before = System.nanoTime();
@@ -90,6 +96,7 @@ public final class Measurement {
         long after = System.nanoTime();
         long cpuAfter = deployment.cpuNanos();
         Histogram latency = Probes.takeLatency();
+        System.err.println("layout at the end of the measured window (cores over it): " + layout.describe());
         int threads = deployment.threads();
         long rss = deployment.residentBytes();
 

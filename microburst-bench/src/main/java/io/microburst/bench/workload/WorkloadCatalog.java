@@ -50,6 +50,7 @@ public final class WorkloadCatalog {
         for (int p = 1; p <= MAX_WORDCOUNT_PARALLELISM; p++) {
             all.add(AppWorkloads.wordCount(p));
         }
+        all.add(WorkloadVariants.fusedPlacement(AppWorkloads.wordCount(1)));
         all.add(AppWorkloads.wordCountAcked());
         all.add(AppWorkloads.rollingSort());
         for (int p : ORDINARY_WORDCOUNT_PARALLELISMS) {

@@ -12,6 +12,8 @@ import io.microburst.MicroburstConfig;
 final class WorkloadVariants {
     /** The least gain of a cut in the {@code -eager} variants ({@code microburst.placement.min.gain}). */
     static final double EAGER_MIN_GAIN = 1.1;
+    /** The least gain of a cut in the {@code -fused} variants: more than any cut of two threads can promise. */
+    static final double ONE_LAYOUT_MIN_GAIN = 1000;
 
     private WorkloadVariants() {
     }
@@ -53,6 +55,19 @@ final class WorkloadVariants {
         return auto.toBuilder(auto.name() + "-eager")
             .description(auto.description() + ", microburst.placement.min.gain=" + EAGER_MIN_GAIN)
             .config(MicroburstConfig.PLACEMENT_MIN_GAIN, EAGER_MIN_GAIN)
+            .stormTwin(auto.name())
+            .build();
+    }
+
+    /**
+     * The workload on the threads fusion gives it, never cut: cost-based placement with a least gain no cut promises
+     * ({@link #ONE_LAYOUT_MIN_GAIN}). WordCount p=1 is now cut at count whenever a core is free for it, and its p=2
+     * target is set against p=1 on one core: this twin keeps that figure in the suite. Microburst only.
+     */
+    static Workload fusedPlacement(Workload auto) {
+        return auto.toBuilder(auto.name() + "-fused")
+            .description(auto.description() + ", never cut (microburst.placement.min.gain=" + ONE_LAYOUT_MIN_GAIN + ")")
+            .config(MicroburstConfig.PLACEMENT_MIN_GAIN, ONE_LAYOUT_MIN_GAIN)
             .stormTwin(auto.name())
             .build();
     }

@@ -66,6 +66,16 @@ class WorkloadCatalogTest {
     }
 
     @Test
+    void wordCountP1HasATwinThatIsNeverCut() {
+        Workload fused = WorkloadCatalog.byName("wordcount-p1-fused").orElseThrow();
+        assertEquals(WorkloadVariants.ONE_LAYOUT_MIN_GAIN, fused.config().get(MicroburstConfig.PLACEMENT_MIN_GAIN));
+        assertEquals("wordcount-p1", fused.stormTwin());
+        assertEquals("wordcount-p1-fused", fused.family(), "no part of the scaling curve");
+        assertFalse(WorkloadCatalog.byName("wordcount-p1").orElseThrow().config()
+            .containsKey(MicroburstConfig.PLACEMENT_MIN_GAIN));
+    }
+
+    @Test
     void unfusedVariantsDifferOnlyInTheFusionSwitch() {
         Workload fused = WorkloadCatalog.byName("const-id-null").orElseThrow();
         Workload unfused = WorkloadCatalog.byName("const-id-null-unfused").orElseThrow();

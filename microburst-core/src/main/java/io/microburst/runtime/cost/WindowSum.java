@@ -12,13 +12,19 @@ import io.microburst.plan.PlacementPolicy;
  * window to window, around the least gain of 1.2), so a decision on one window, even confirmed by the next, came out
  * differently from run to run, and with it the layout and the figure. Summed over {@link #WINDOWS} windows the
  * estimate's noise shrinks by about the square root of that. A window that is not busy, or whose fused tasks differ
- * (a task moved), starts the sum afresh; nothing is decided before the sum holds {@link #WINDOWS} windows.
+ * (a task moved), starts the sum afresh; nothing is decided before the sum holds {@link #WINDOWS} windows, nor while
+ * they are not {@link #steady}: the chain's speed on a core (tuples at its first fused task per nanosecond of work) must
+ * agree within {@link #STEADY_SPREAD} across them. At start the JIT compiles the chain as it runs, and its speed
+ * rises window to window by 1.5x and more; costs sampled then are those of code about to change, and a cut decided on
+ * them (at the chain's head, in WordCount p=1's runs) was made in some runs and not in others.
  *
  * <p>Threading: the executor's own thread only (its balancer's); not thread-safe.
  */
 public final class WindowSum {
     /** Windows added up. */
     public static final int WINDOWS = 3;
+    /** The most the chain's speed on a core may differ between the windows summed (fastest over slowest). */
+    public static final double STEADY_SPREAD = 1.15;
 
     private final Deque<PlacementPolicy.Window> windows = new ArrayDeque<>();
 
@@ -39,7 +45,27 @@ public final class WindowSum {
         while (windows.size() > WINDOWS) {
             windows.removeFirst();
         }
-        return windows.size() < WINDOWS ? null : sum();
+        return windows.size() < WINDOWS || !steady(windows) ? null : sum();
+    }
+
+    /**
+     * Whether the chain ran at one speed through {@code windows}: tuples at the first fused task per nanosecond of the
+     * thread's work ({@link PlacementPolicy.Window#busyNanos}), fastest over slowest at most {@link #STEADY_SPREAD}.
+     * Its speed on a core, not its rate: a thread that waited for a core ran fewer tuples at the same speed.
+     */
+    public static boolean steady(Iterable<PlacementPolicy.Window> windows) {
+        double fastest = 0;
+        double slowest = Double.MAX_VALUE;
+        for (PlacementPolicy.Window w : windows) {
+            long busy = w.busyNanos();
+            if (w.points().isEmpty() || busy <= 0) {
+                return false;
+            }
+            double speed = (double) w.points().get(0).tuples() / busy;
+            fastest = Math.max(fastest, speed);
+            slowest = Math.min(slowest, speed);
+        }
+        return slowest > 0 && fastest <= slowest * STEADY_SPREAD;
     }
 
     /** Forgets every window (the layout changed). */
@@ -62,12 +88,14 @@ public final class WindowSum {
     private PlacementPolicy.Window sum() {
         long elapsed = 0;
         long parked = 0;
+        long waits = 0;
         PlacementPolicy.Window first = windows.peekFirst();
         long[] tuples = new long[first.points().size()];
         long[] spent = new long[tuples.length];
         for (PlacementPolicy.Window w : windows) {
             elapsed += w.elapsedNanos();
             parked += w.parkedNanos();
+            waits = waits < 0 || w.waitNanos() < 0 ? -1 : waits + w.waitNanos();
             for (int i = 0; i < tuples.length; i++) {
                 PlacementPolicy.Point p = w.points().get(i);
                 tuples[i] += p.tuples();
@@ -78,6 +106,6 @@ public final class WindowSum {
         for (int i = 0; i < tuples.length; i++) {
             points.add(new PlacementPolicy.Point(first.points().get(i).name(), tuples[i], spent[i]));
         }
-        return new PlacementPolicy.Window(elapsed, parked, points, windows.peekLast().tracking());
+        return new PlacementPolicy.Window(elapsed, parked, points, windows.peekLast().tracking(), waits);
     }
 }

@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 import io.microburst.plan.DecisionCheck;
 import io.microburst.plan.PlacementPolicy;
 import io.microburst.runtime.cost.BalanceWindow;
+import io.microburst.runtime.cost.ThreadWaits;
 import io.microburst.runtime.cost.WindowSum;
 import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.Inbox;
@@ -47,6 +48,7 @@ public final class Balancer {
     private final Switchboard board;
     private final PlacementPolicy.Mode mode;
     private final LongSupplier clock;
+    private final LongSupplier threadWaits;
     private final int cores;
     private final ExecutorHost host;
     private final long queueTuples;
@@ -56,20 +58,26 @@ public final class Balancer {
     private long windowStartNanos;
     private long windowParkedNanos;
     private long windowIdleNanos;
+    private long windowWaitNanos;
     private BoltTask cutCandidate;
 
     Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples) {
-        this(inbox, board, host, queueTuples, System::nanoTime, CORES);
+        this(inbox, board, host, queueTuples, System::nanoTime, ThreadWaits::currentNanos, CORES);
     }
 
-    /** With a clock and a core count of the caller's (tests drive it with a fake clock). */
-    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples, LongSupplier clock, int cores) {
+    /**
+     * With a clock, a reader of the calling thread's total wait for a core ({@link ThreadWaits}; negative when unknown)
+     * and a core count of the caller's (tests drive it with fakes).
+     */
+    Balancer(Inbox inbox, Switchboard board, ExecutorHost host, long queueTuples, LongSupplier clock,
+        LongSupplier threadWaits, int cores) {
         this.inbox = inbox;
         this.board = board;
         this.host = host;
         this.mode = host.placementMode();
         this.queueTuples = queueTuples;
         this.clock = clock;
+        this.threadWaits = threadWaits;
         this.cores = cores;
         this.check = new CutCheck(host);
     }
@@ -90,6 +98,7 @@ public final class Balancer {
     /** The executor's loop starts: the first window starts now. */
     void start() {
         windowStartNanos = clock.getAsLong();
+        windowWaitNanos = threadWaits.getAsLong();
     }
 
     /**
@@ -102,6 +111,9 @@ public final class Balancer {
         long elapsed = now - windowStartNanos;
         long parked = parkedNanos - windowParkedNanos;
         long idle = idleNanos - windowIdleNanos;
+        long waitsNow = threadWaits.getAsLong();
+        long waits = waitsNow < 0 || windowWaitNanos < 0 ? -1 : waitsNow - windowWaitNanos;
+        windowWaitNanos = waitsNow;
         windowStartNanos = now;
         windowParkedNanos = parkedNanos;
         windowIdleNanos = idleNanos;
@@ -123,7 +135,7 @@ public final class Balancer {
         }
         PlacementPolicy.Tracking tracking = spouts.acked()
             ? new PlacementPolicy.Tracking(true, spouts.maxInFlight(), queueTuples) : PlacementPolicy.Tracking.NONE;
-        PlacementPolicy.Window window = new PlacementPolicy.Window(elapsed, parked, points, tracking);
+        PlacementPolicy.Window window = new PlacementPolicy.Window(elapsed, parked, points, tracking, waits);
         PlacementPolicy.Window summed = recent.add(window);
         if (summed == null) {
             inbox.setBusy(window.busy()); // too early to decide on this layout: the sum fills

@@ -1,16 +1,19 @@
 package io.microburst.runtime.executor;
 
 import io.microburst.plan.DecisionCheck;
+import io.microburst.runtime.cost.WindowSum;
 import io.microburst.runtime.task.BoltTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks one cut by its outcome, for the {@link Balancer} of the executor that made it: the window that decided is the
- * "before"; the first window after the move is a warm-up (the move happens between turns, part of it ran fused); the
- * second is the "after": the moved task's tuples a second, and the mean complete latency of this thread's spouts. A
- * window in which this thread parked for want of work (its input fell, not its layout's speed) is no "after": the
- * next one that was busy is.
+ * Checks one cut by its outcome, for the {@link Balancer} of the executor that made it: the window that decided (the
+ * sum of {@link WindowSum#WINDOWS}) is the "before"; the first window after the move is a warm-up (the move happens
+ * between turns, part of it ran fused); the next {@link WindowSum#WINDOWS} are the "after", measured as the "before"
+ * was, over as long: the moved task's tuples a second, and the mean complete latency of this thread's spouts. Judged
+ * on one window against three, a cut that gave about what it needed was kept in some runs and undone in others. A
+ * window in which this thread parked for want of work (its input fell, not its layout's speed) is no part of the
+ * "after": the next ones that were busy are.
  * {@link DecisionCheck#judge} decides; an undone cut goes to {@link ExecutorHost#undoCut}, which restores the layout
  * and refuses the same cut until the load at that task changes.
  *
@@ -34,6 +37,10 @@ final class CutCheck {
     private double promised;
     private long executedAtStart;
     private int windowsAfter;
+    private int measured;
+    private long measuredNanos;
+    private double latencySum;
+    private int latencyWindows;
 
     CutCheck(ExecutorHost host) {
         this.host = host;
@@ -51,6 +58,10 @@ final class CutCheck {
         latencyBefore = completeLatencyNanos;
         promised = gain;
         windowsAfter = 0; // the move happens at the end of this turn: the next window is all after it
+        measured = 0;
+        measuredNanos = 0;
+        latencySum = 0;
+        latencyWindows = 0;
     }
 
     /**
@@ -64,16 +75,30 @@ final class CutCheck {
         long executed = moved.stats().executedTotal();
         windowsAfter++;
         if (windowsAfter <= WARM_UP_WINDOWS || inputBound) {
-            executedAtStart = executed;
+            executedAtStart = executed; // the "after" is of busy windows in a row: it starts again
+            measured = 0;
+            measuredNanos = 0;
+            latencySum = 0;
+            latencyWindows = 0;
             if (windowsAfter >= MAX_WINDOWS) {
                 LOG.info("Cut at {} kept: no window after it was busy enough to judge it", moved.componentId());
                 moved = null;
             }
             return;
         }
-        double rateAfter = Balancer.rate(executed - executedAtStart, elapsedNanos);
+        measured++;
+        measuredNanos += elapsedNanos;
+        if (completeLatencyNanos >= 0) {
+            latencySum += completeLatencyNanos;
+            latencyWindows++;
+        }
+        if (measured < WindowSum.WINDOWS) {
+            return; // the tuples counted since executedAtStart add up over the busy windows measured
+        }
+        double rateAfter = Balancer.rate(executed - executedAtStart, measuredNanos);
+        double latencyAfter = latencyWindows == 0 ? -1 : latencySum / latencyWindows;
         DecisionCheck.Verdict v = DecisionCheck.judge(new DecisionCheck.Outcome(rateBefore, latencyBefore),
-            new DecisionCheck.Outcome(rateAfter, completeLatencyNanos), promised);
+            new DecisionCheck.Outcome(rateAfter, latencyAfter), promised);
         String component = moved.componentId();
         moved = null;
         if (v.keep()) {

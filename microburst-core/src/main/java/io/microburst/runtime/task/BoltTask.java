@@ -6,6 +6,7 @@ import io.microburst.reliability.TrackedMessageId;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.runtime.cost.BalanceWindow;
 import io.microburst.runtime.cost.SlowStreak;
+import io.microburst.runtime.cost.ThreadWaits;
 import io.microburst.serialization.SerializationCheck;
 import org.apache.storm.Constants;
 import org.apache.storm.hooks.ITaskHook;
@@ -58,7 +59,7 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
 
     /** Which copy of the execute code this task runs: the parity of its depth in its fused chain (see execute). */
     final boolean oddDepth;
-    final SlowStreak slowStreak = new SlowStreak();
+    final SlowStreak slowStreak = new SlowStreak(ThreadWaits::currentNanos);
 
     /** Whether this task's sampled executes say it holds its producer back. Executor thread only. */
     public final SlowStreak slowStreak() {

@@ -51,4 +51,39 @@ class SlowStreakTest {
         assertEquals(SlowStreak.FAST, s.sample(30 * MS, SlowStreak.SLOW_NANOS - 1));
         assertEquals(SlowStreak.SLOW, s.sample(40 * MS, MS));
     }
+
+    @Test
+    void aStreakSpentWaitingForACoreMovesNothingWhileABlockingOneStillMoves() {
+        // the thread waited for a core 3 ms of the 4 ms its four slow samples took: other work had the cores, the task
+        // was not slow
+        long[] waits = {0};
+        SlowStreak s = new SlowStreak(() -> waits[0]);
+        assertEquals(SlowStreak.SLOW, s.sample(0, MS));
+        assertEquals(SlowStreak.SLOW, s.sample(10 * MS, MS));
+        assertEquals(SlowStreak.SLOW, s.sample(19 * MS, MS));
+        waits[0] = 3 * MS;
+        assertEquals(SlowStreak.SLOW, s.sample(19 * MS + 1, MS), "descheduled, not slow");
+        assertEquals(SlowStreak.SLOW, s.sample(21 * MS, MS), "and a streak starts afresh");
+        // the same times in a thread that waited 1 ms for a core: the task blocks or works, and moves
+        long[] few = {0};
+        SlowStreak blocking = new SlowStreak(() -> few[0]);
+        blocking.sample(0, MS);
+        blocking.sample(10 * MS, MS);
+        blocking.sample(19 * MS, MS);
+        few[0] = MS;
+        assertEquals(SlowStreak.MOVE, blocking.sample(19 * MS + 1, MS));
+        // where the waits are unknown, the times alone decide, as before
+        SlowStreak unknown = new SlowStreak(() -> -1);
+        unknown.sample(0, MS);
+        unknown.sample(10 * MS, MS);
+        unknown.sample(19 * MS, MS);
+        assertEquals(SlowStreak.MOVE, unknown.sample(19 * MS + 1, MS));
+    }
+
+    @Test
+    void theWaitForACoreIsSchedstatsSecondField() {
+        assertEquals(118119178L, ThreadWaits.parse("256610 118119178 2\n"));
+        assertEquals(-1, ThreadWaits.parse(""));
+        assertEquals(-1, ThreadWaits.parse("12 x 3"));
+    }
 }

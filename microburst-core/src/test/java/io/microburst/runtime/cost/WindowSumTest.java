@@ -1,9 +1,11 @@
 package io.microburst.runtime.cost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.plan.PlacementPolicy;
 import io.microburst.plan.PlacementPolicy.Point;
@@ -60,5 +62,45 @@ class WindowSumTest {
         sum.add(low);
         Window mean = sum.add(high);
         assertNotNull(PlacementPolicy.decide(mode, mean, 1, 2));
+    }
+
+    /** A busy window of {@code tuples} at its first task, waiting for a core {@code waits} ns of its second. */
+    private static Window onCore(long tuples, long waits) {
+        return new Window(SECOND, 0, List.of(new Point("count", tuples, tuples * 30)), PlacementPolicy.Tracking.NONE,
+            waits);
+    }
+
+    @Test
+    void nothingIsDecidedWhileTheJitStillSpeedsTheChainUp() {
+        // WordCount p=1's first seconds: 3M, 6M, then 9M words a second on a whole core; then 9.4M and 9.6M
+        WindowSum sum = new WindowSum();
+        assertNull(sum.add(onCore(3_000_000, 0)));
+        assertNull(sum.add(onCore(6_000_000, 0)));
+        assertNull(sum.add(onCore(9_000_000, 0)), "three windows, but the speed tripled across them");
+        assertNull(sum.add(onCore(9_400_000, 0)), "6M to 9.4M: still 1.57x");
+        Window w = sum.add(onCore(9_600_000, 0));
+        assertNotNull(w, "9M, 9.4M, 9.6M: steady");
+        assertEquals(28_000_000, w.points().get(0).tuples());
+        assertEquals(0, w.waitNanos());
+    }
+
+    @Test
+    void aThreadWaitingForACoreRunsAtTheSameSpeed() {
+        // the machine's other work takes half a core in the second window: fewer tuples, the same speed on a core
+        assertTrue(WindowSum.steady(List.of(onCore(9_000_000, 0), onCore(4_600_000, SECOND / 2),
+            onCore(9_200_000, 0))));
+        assertFalse(WindowSum.steady(List.of(onCore(9_000_000, 0), onCore(9_000_000, SECOND / 2))));
+        // without CPU times the time not parked stands for the work
+        assertTrue(WindowSum.steady(List.of(busy(1, "count"), busy(1, "count"))));
+    }
+
+    @Test
+    void theWaitsAreSummedWhereEveryWindowKnowsThem() {
+        WindowSum sum = new WindowSum();
+        sum.add(onCore(9_000_000, 100));
+        sum.add(onCore(9_000_000, 200));
+        assertEquals(600, sum.add(onCore(9_000_000, 300)).waitNanos());
+        assertEquals(-1, sum.add(new Window(SECOND, 0, List.of(new Point("count", 9_000_000, 270_000_000))))
+            .waitNanos());
     }
 }
