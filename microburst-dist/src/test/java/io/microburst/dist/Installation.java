@@ -21,18 +21,25 @@ import java.util.stream.Stream;
 /**
  * The release archive unpacked as an operator unpacks it ({@code tar -xzf} into an empty folder), and its
  * {@code bin/microburst} run as an operator runs it: with an environment holding only a PATH (Java's {@code bin/} and
- * a folder with the shell the script needs, so no Maven) and an empty HOME (so nothing from a local Maven repository).
+ * a folder with the shell the script needs, and Python when the machine has it, for multi-lang topologies; so no Maven)
+ * and an empty HOME (so nothing from a local Maven repository).
  * Every process it starts is stopped by {@link #close()}. Threading: the test's thread.
  */
 final class Installation implements AutoCloseable {
-    /** How long one command may take: a JVM start on a busy machine, plus the call. */
-    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
+    /**
+     * How long one command may take: a JVM start on a busy machine, plus the call (a submit of storm-starter's jar
+     * was seen to take 70 s on two cores under a load of 60).
+     */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(180);
     /** The programs the launcher script runs besides Java (its interpreter, and readlink to find Java's folder). */
     private static final List<String> TOOLS = List.of("bash", "readlink");
+    /** What multi-lang bolts such as storm-starter's run their scripts with, found through the server's PATH. */
+    private static final String PYTHON = "python3";
 
     private final Path home;
     private final Path scratch;
     private final Path tools;
+    private final boolean python;
     private final Map<String, String> environment;
     private final List<Process> started = new ArrayList<>();
     private int commands;
@@ -41,6 +48,7 @@ final class Installation implements AutoCloseable {
         this.home = home;
         this.scratch = scratch;
         this.tools = tools;
+        this.python = Files.exists(tools.resolve(PYTHON), LinkOption.NOFOLLOW_LINKS);
         this.environment = environment;
     }
 
@@ -73,6 +81,11 @@ final class Installation implements AutoCloseable {
                 Files.createSymbolicLink(link, onPath(tool));
             }
         }
+        Path python = tools.resolve(PYTHON);
+        Path interpreter = pythonInterpreter();
+        if (interpreter != null && !Files.exists(python, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createSymbolicLink(python, interpreter);
+        }
         Map<String, String> env = new HashMap<>();
         env.put("PATH", (javaBin == null ? "" : javaBin + File.pathSeparator) + tools);
         env.put("HOME", Files.createDirectories(dir.resolve("home")).toString());
@@ -90,6 +103,33 @@ final class Installation implements AutoCloseable {
         return fail("no " + tool + " on the PATH");
     }
 
+    /**
+     * The interpreter {@code python3} on this test's PATH runs (not a launcher script such as a version manager's
+     * shim, which would need more of the PATH), or null when there is none.
+     */
+    private static Path pythonInterpreter() throws IOException {
+        try {
+            Process process = new ProcessBuilder(PYTHON, "-c", "import sys; print(sys.executable)")
+                .redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || process.exitValue() != 0) {
+                return null;
+            }
+            Path interpreter = Path.of(out);
+            return interpreter.isAbsolute() && Files.isExecutable(interpreter) ? interpreter : null;
+        } catch (IOException noPython) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while looking for " + PYTHON, e);
+        }
+    }
+
+    /** Whether the PATH commands run with has {@code python3}, for multi-lang topologies. */
+    boolean hasPython() {
+        return python;
+    }
+
     /** The installation folder ({@code microburst-VERSION}). */
     Path home() {
         return home;
@@ -100,7 +140,7 @@ final class Installation implements AutoCloseable {
         return Map.copyOf(environment);
     }
 
-    /** A PATH with the shell tools but no Java. */
+    /** A PATH with the tools but no Java. */
     String pathWithoutJava() {
         return tools.toString();
     }

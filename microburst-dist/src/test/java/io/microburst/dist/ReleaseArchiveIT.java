@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.example.release.TickTopology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,21 +20,29 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The release archive this build made, installed as an operator installs it: unpacked into an empty folder and run
  * with Java on the PATH but no Maven and an empty HOME. The server starts with its defaults from the archive (data/,
- * logs/, conf/storm.yaml), a topology jar is submitted, listed, rebalanced and killed with {@code bin/microburst}, and a
- * topology still running when the server is stopped with SIGTERM (as {@code systemctl stop} does) runs again after the
- * next start. Runs after {@code package} (maven-failsafe-plugin), in well under a minute.
+ * logs/, conf/storm.yaml); storm-starter's jar is submitted with {@code bin/microburst submit} (ExclamationTopology,
+ * and WordCountTopology with its Python splitter when the machine has python3), listed, rebalanced and killed, and the
+ * topology still running when the server is stopped with SIGTERM (as {@code systemctl stop} does) runs again after
+ * the next start. {@code version} names the archive's version. Runs after {@code package} (maven-failsafe-plugin), in
+ * about a minute.
  */
 class ReleaseArchiveIT {
-    private static final Duration LISTED_TIMEOUT = Duration.ofSeconds(60);
-    private static final String TOPOLOGY_PACKAGE = "org.example.release";
+    private static final String ARCHIVE_PREFIX = "microburst-";
+    private static final String ARCHIVE_SUFFIX = ".tar.gz";
+    private static final Duration LISTED_TIMEOUT = Duration.ofSeconds(180);
+    /** A debug line of ExclamationTopology's last bolt emitting. */
+    private static final String EXCLAIMED = "componentId=exclaim2";
+    /** A debug line of WordCountTopology's counting bolt emitting, after the Python splitter. */
+    private static final String COUNTED = "componentId=count";
 
     @TempDir
     static Path dir;
+    private static Path archive;
     private static Installation installation;
 
     @BeforeAll
     static void install() throws Exception {
-        Path archive = Path.of(System.getProperty("microburst.dist.archive", "target/microburst.tar.gz"));
+        archive = Path.of(System.getProperty("microburst.dist.archive", "target/microburst.tar.gz"));
         installation = Installation.unpack(archive, dir, Path.of(System.getProperty("java.home"), "bin"));
     }
 
@@ -81,6 +88,20 @@ class ReleaseArchiveIT {
     }
 
     @Test
+    void versionAndDashDashVersionNameTheVersionInTheArchivesName() throws Exception {
+        String file = archive.getFileName().toString();
+        assertTrue(file.startsWith(ARCHIVE_PREFIX) && file.endsWith(ARCHIVE_SUFFIX), file);
+        String version = file.substring(ARCHIVE_PREFIX.length(), file.length() - ARCHIVE_SUFFIX.length());
+        assertEquals(ARCHIVE_PREFIX + version, installation.home().getFileName().toString(),
+            "the archive's folder is named as the archive");
+        Installation.Result printed = installation.run("version").ok("version");
+        assertEquals(List.of("microburst " + version), printed.stdout().lines()
+            .filter(line -> line.startsWith("microburst ")).toList(), printed.stdout());
+        assertEquals(printed.stdout(), installation.run("--version").ok("--version").stdout(),
+            "--version prints what version prints");
+    }
+
+    @Test
     void saysInOneLineWhenThereIsNoJava() throws Exception {
         Installation.Result result = installation.run(Map.of("PATH", installation.pathWithoutJava()), "version");
         assertEquals(1, result.exit(), result.toString());
@@ -103,39 +124,67 @@ class ReleaseArchiveIT {
     }
 
     @Test
-    void operatorRunsTheServerDrivesATopologyAndARestartKeepsTheOneStillRunning() throws Exception {
+    void operatorRunsStormStarterOnTheServerAndARestartKeepsTheTopologyStillRunning() throws Exception {
         Path home = installation.home();
-        Path jar = TopologyJars.pack(Path.of(System.getProperty("microburst.dist.test.classes", "target/test-classes")),
-            TOPOLOGY_PACKAGE, dir.resolve("ticks.jar"));
+        Path jar = StormStarterJar.build(Path.of(System.getProperty("microburst.dist.storm.starter",
+            "target/storm-2.8.3/examples/storm-starter")), home.resolve("lib"), dir.resolve("storm-starter"));
         String shippedConf = Files.readString(home.resolve("conf/storm.yaml"));
+        WorkerLogs logs = new WorkerLogs(home.resolve("logs/workers-artifacts"));
 
         RunningServer server = RunningServer.start(installation);
         pointClientsAt(server, shippedConf);
-        installation.run("submit", jar.toString(), TickTopology.class.getName(), "ticks").ok("submit");
-        awaitListed("ticks", true);
-        Path stored = home.resolve("data/topologies/ticks");
-        assertTrue(Files.isDirectory(stored), "stored in the installation's data/ folder");
-        awaitWorkerLogLine(home.resolve("logs/workers-artifacts"));
+        submit(jar, StormStarterJar.EXCLAMATION, "exclaim");
+        assertTrue(Files.isDirectory(home.resolve("data/topologies/exclaim")), "stored in the installation's data/");
+        // storm-starter's examples run with topology.debug: each emit is a line of the worker log
+        logs.awaitMore("exclaim", EXCLAIMED, 0);
+        boolean multiLang = installation.hasPython();
+        if (multiLang) {
+            submit(jar, StormStarterJar.WORD_COUNT, "words");
+            logs.awaitMore("words", COUNTED, 0);
+        } else {
+            System.out.println("no python3 on this machine: WordCountTopology, whose splitter is a Python "
+                + "subprocess, is left out; ExclamationTopology alone is run");
+        }
 
-        installation.run("rebalance", "ticks", "-w", "0", "-e", "count=2").ok("rebalance");
-        Await.until("the rebalanced executor counts to be stored", LISTED_TIMEOUT,
-            () -> Files.isRegularFile(stored.resolve("executors.json")), () -> list().toString());
-        installation.run("kill", "ticks", "-w", "0").ok("kill");
-        awaitListed("ticks", false);
+        rebalance("exclaim", "exclaim1=2");
+        logs.awaitMore("exclaim", EXCLAIMED, logs.count("exclaim", EXCLAIMED));
+        if (multiLang) {
+            rebalance("words", "split=4");
+            logs.awaitMore("words", COUNTED, logs.count("words", COUNTED));
+            installation.run("kill", "words", "-w", "0").ok("kill words");
+            awaitListed("words", false);
+        }
 
-        installation.run("submit", jar.toString(), TickTopology.class.getName(), "kept").ok("submit kept");
-        awaitListed("kept", true);
         int exit = server.stop();
         assertTrue(exit == 143 || exit == 0, "exit after SIGTERM: " + exit + "; " + server.output());
-
+        int beforeRestart = logs.count("exclaim", EXCLAIMED);
         RunningServer restarted = RunningServer.start(installation);
         pointClientsAt(restarted, shippedConf);
-        awaitListed("kept", true);
-        installation.run("kill", "kept", "-w", "0").ok("kill kept");
-        awaitListed("kept", false);
+        awaitListed("exclaim", true);
+        Installation.Result listed = list();
+        assertTrue(listed.stdout().lines().anyMatch(line -> line.startsWith("exclaim ") && line.contains(" ACTIVE ")),
+            "running again after the restart: " + listed);
+        logs.awaitMore("exclaim", EXCLAIMED, beforeRestart);
+        installation.run("kill", "exclaim", "-w", "0").ok("kill exclaim");
+        awaitListed("exclaim", false);
         restarted.stop();
 
         assertFalse(Files.exists(Path.of(installation.environment().get("HOME"), ".m2")), "no Maven repository used");
+    }
+
+    /** Submits {@code main} of the jar as {@code storm jar} does, under {@code name}, and waits until it is listed. */
+    private static void submit(Path jar, String main, String name) throws Exception {
+        Installation.Result submitted = installation.run("submit", jar.toString(), main, name).ok("submit " + name);
+        assertTrue(submitted.stdout().contains("Submitted topology: " + name), submitted.toString());
+        awaitListed(name, true);
+    }
+
+    /** Rebalances at once with {@code executors} (COMPONENT=COUNT); the new counts are stored. */
+    private static void rebalance(String name, String executors) throws Exception {
+        installation.run("rebalance", name, "-w", "0", "-e", executors).ok("rebalance " + name);
+        Path stored = installation.home().resolve("data/topologies").resolve(name).resolve("executors.json");
+        Await.until("the rebalanced executor counts of " + name + " to be stored", LISTED_TIMEOUT,
+            () -> Files.isRegularFile(stored), () -> list().toString());
     }
 
     /** Configures the clients as an operator would: the server's address in conf/storm.yaml, under what shipped. */
@@ -156,29 +205,5 @@ class ReleaseArchiveIT {
             return last[0].stdout().lines().anyMatch(line -> line.startsWith(name + " ")
                 || line.startsWith(name + "\t")) == listed;
         }, () -> String.valueOf(last[0]));
-    }
-
-    /** Waits until the spout's line is in its topology's worker log, under the installation's logs/. */
-    private static void awaitWorkerLogLine(Path workers) throws Exception {
-        Await.until("the topology's worker log in logs/workers-artifacts", LISTED_TIMEOUT,
-            () -> workerLogs(workers).stream().anyMatch(log -> contains(log, TickTopology.OPENED)),
-            () -> workerLogs(workers).toString());
-    }
-
-    private static List<Path> workerLogs(Path workers) throws IOException {
-        if (!Files.isDirectory(workers)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.walk(workers)) {
-            return files.filter(f -> f.getFileName().toString().equals("worker.log")).toList();
-        }
-    }
-
-    private static boolean contains(Path file, String text) {
-        try {
-            return Files.readString(file).contains(text);
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

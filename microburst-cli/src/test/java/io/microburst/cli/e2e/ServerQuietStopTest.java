@@ -1,7 +1,6 @@
 package io.microburst.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.cli.Main;
 import io.microburst.cli.testsupport.StormJarMain;
@@ -16,15 +15,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.apache.storm.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,7 +32,6 @@ class ServerQuietStopTest {
     private static final String MAIN = "example.quiet.QuietTopology";
     private static final int WORDS = 40;
     private static final long DEADLINE_NANOS = 60_000_000_000L;
-    private static final String READER = "org.apache.storm.task.ShellBolt$BoltReaderRunnable";
 
     @Test
     void killingShellBoltsLogsNoErrorAndReportsNone(@TempDir Path dir) throws Exception {
@@ -54,11 +44,11 @@ class ServerQuietStopTest {
             LoaderProbe.reset();
             StormJarMain.run(jar, MAIN, List.of("quiet", Integer.toString(server.thriftPort())));
             await(() -> LoaderProbe.TUPLES.get() >= WORDS && readers() >= 4, "tuples through four ShellBolts");
-            Capture capture = Capture.install();
+            LogCapture capture = LogCapture.install();
             try {
                 assertEquals(Main.OK, kill(server.thriftPort(), "quiet"));
                 await(() -> readers() == 0, "the ShellBolts' reader threads to end");
-                assertTrue(capture.events.isEmpty(), "a kill is no crash: " + capture.events);
+                assertEquals(List.of(), capture.events(), "a kill is no crash");
             } finally {
                 capture.remove();
             }
@@ -76,18 +66,8 @@ class ServerQuietStopTest {
         return status;
     }
 
-    /** Live ShellBolt reader threads, by their stacks (storm-client does not name them). */
     private static int readers() {
-        int readers = 0;
-        for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
-            for (StackTraceElement frame : stack) {
-                if (frame.getClassName().equals(READER)) {
-                    readers++;
-                    break;
-                }
-            }
-        }
-        return readers;
+        return ShellBoltThreads.readers().size();
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
@@ -97,39 +77,6 @@ class ServerQuietStopTest {
                 throw new AssertionError("timed out waiting for " + what);
             }
             Thread.sleep(20);
-        }
-    }
-
-    /** Warnings and errors of the multi-lang classes and of the runtime, as they reach the root logger's appenders. */
-    private static final class Capture extends AbstractAppender {
-        final Queue<String> events = new ConcurrentLinkedQueue<>();
-
-        private Capture() {
-            super("quiet-stop-capture", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        static Capture install() {
-            Capture capture = new Capture();
-            capture.start();
-            LoggerContext context = (LoggerContext) LogManager.getContext(false);
-            context.getConfiguration().getRootLogger().addAppender(capture, Level.WARN, null);
-            context.updateLoggers();
-            return capture;
-        }
-
-        void remove() {
-            LoggerContext context = (LoggerContext) LogManager.getContext(false);
-            context.getConfiguration().getRootLogger().removeAppender(getName());
-            context.updateLoggers();
-            stop();
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            String logger = event.getLoggerName();
-            if (logger.startsWith("org.apache.storm.task.Shell") || logger.startsWith("io.microburst.runtime")) {
-                events.add(event.getLevel() + " " + logger + " - " + event.getMessage().getFormattedMessage());
-            }
         }
     }
 
