@@ -109,6 +109,7 @@ class KafkaUpgradeMeasurement {
                     if (i == 0 || i == UPGRADES - 1) {
                         heap[i == 0 ? 0 : 1] = heapAfterGc();
                         threads[i == 0 ? 0 : 1] = ManagementFactory.getThreadMXBean().getThreadCount();
+                        lines.add("threads after upgrade " + (i + 1) + ", by name: " + threadNames());
                     }
                 }
                 producer.stop();
@@ -257,6 +258,15 @@ class KafkaUpgradeMeasurement {
         process.waitFor();
         return out.lines().filter(l -> l.trim().endsWith(" " + className)).map(l -> l.trim().split("\\s+")[1])
             .findFirst().orElse("0");
+    }
+
+    /** Live threads counted by name, digits taken out (pools' numbered threads under one name). */
+    private static Map<String, Integer> threadNames() {
+        Map<String, Integer> names = new java.util.TreeMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            names.merge(t.getName().replaceAll("[0-9]+", "#"), 1, Integer::sum);
+        }
+        return names;
     }
 
     private static long heapAfterGc() throws InterruptedException {
