@@ -174,6 +174,7 @@ public final class MicroburstServer implements AutoCloseable {
 
     /** The Nimbus service, with every stored topology started again in its stored status. */
     private ServerNimbus restoredNimbus(Path dir, ScheduledExecutorService scheduler) throws IOException {
+        StormServiceLoaders.initialize(MicroburstServer.class.getClassLoader());
         ServerNimbus restored = new ServerNimbus(cluster, conf, new JarUploads(dir.resolve("uploads"),
             ServerConfig.uploadLimits(conf)), new TopologyStore(dir.resolve("topologies")), scheduler, host,
             workerLogs);

@@ -26,7 +26,7 @@ import org.apache.storm.LocalCluster;
  * with the topology jar on the class path and {@code storm.local.sleeptime} N). Both print their logs with the same
  * log4j configuration, so what a topology logs can be compared line by line.
  */
-final class LocalModes {
+public final class LocalModes {
     static final String MICROBURST = "microburst local";
     static final String STORM = "storm local";
     /** Start-up, the run itself and a graceful stop must fit in this, on a loaded machine. */
@@ -49,7 +49,7 @@ final class LocalModes {
      * A topology jar: the entries of {@code bases} (jars or class directories), then {@code extra} (name to content),
      * the first entry of a name winning.
      */
-    static Path jar(Path target, List<Path> bases, Map<String, byte[]> extra) throws IOException {
+    public static Path jar(Path target, List<Path> bases, Map<String, byte[]> extra) throws IOException {
         Set<String> names = new HashSet<>();
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(target))) {
             for (Map.Entry<String, byte[]> e : extra.entrySet()) {

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * into {@code target/} at test time and never kept in this project. The verdict of every example, with the cause of
  * each failure, is written to {@code target/storm-examples/report.txt}.
  */
-class StormExamplesParityTest {
+public class StormExamplesParityTest {
     private static final String VERSION = "2.8.3";
     private static final int SECONDS = Integer.getInteger("microburst.storm.examples.seconds", 15);
     /** The examples' own loggers; the comparison ignores the runtimes' own logging. */
@@ -218,7 +218,7 @@ class StormExamplesParityTest {
      * that is not on the class path: HDFS, HBase, Kafka, Twitter) is left out, with the reason, and the rest compiled
      * again.
      */
-    static Path compile(Path sources, Path out, Map<String, String> notBuilt) throws IOException {
+    public static Path compile(Path sources, Path out, Map<String, String> notBuilt) throws IOException {
         return compile(sources, out, List.of(), notBuilt);
     }
 
