@@ -128,7 +128,7 @@ class ServerSoakTest {
             awaitStatuses(client, operators, server, "at the end");
             List<String> active = operators.expected.entrySet().stream().filter(e -> "ACTIVE".equals(e.getValue()))
                 .map(Map.Entry::getKey).sorted().toList();
-            String stalled = SoakProgress.awaitEmitting(client, active, 90);
+            String stalled = SoakProgress.awaitAcking(client, active, 90);
             samples.add(ResourceSample.take(kills + 1, server, client));
             System.out.println("SOAK " + samples.get(samples.size() - 1));
 
@@ -170,14 +170,14 @@ class ServerSoakTest {
             samples.forEach(s -> all.append("SOAK ").append(s).append('\n'));
             String flat = flatness(samples.get(0), samples.get(samples.size() - 1));
             all.append("SOAK active topologies at the end: ").append(active.size()).append(", ")
-                .append(stalled == null ? "every one emitting" : stalled).append('\n');
+                .append(stalled == null ? "every one acking trees" : stalled).append('\n');
             all.append("SOAK flatness, first cycle to last: ").append(flat == null ? "flat" : flat).append('\n');
             System.out.print(summary + "SOAK flatness: " + (flat == null ? "flat" : flat) + "\n");
             Files.writeString(Path.of("target", "server-soak-report-" + run + ".txt"), all.toString(),
                 StandardCharsets.UTF_8);
 
             assertEquals(0, lost, "acknowledged records missing from committed state: " + summary);
-            assertNull(stalled, "active topologies that did nothing at the end: " + stalled);
+            assertNull(stalled, "active topologies that completed nothing at the end: " + stalled);
             assertNull(missing, "not every record was consumed and committed: " + summary);
             assertTrue(operators.failures().isEmpty(), "operations failed: " + operators.failures());
             assertEquals(0, scraper.serverErrors.get(), "5xx answers: " + scraper.errors());
