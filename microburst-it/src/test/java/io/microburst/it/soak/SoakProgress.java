@@ -46,7 +46,8 @@ final class SoakProgress {
             TopologyInfo info = client.nimbus(n -> n.getTopologyInfo(live.get(name).get_id()));
             long sum = 0;
             for (ExecutorSummary e : info.get_executors()) {
-                if (e.get_stats() == null || !e.get_stats().get_specific().is_set_spout()) {
+                if (e.get_stats() == null || e.get_stats().get_specific() == null
+                    || !e.get_stats().get_specific().is_set_spout()) {
                     continue;
                 }
                 Map<String, Long> allTime = e.get_stats().get_specific().get_spout().get_acked().get(":all-time");
