@@ -1,10 +1,12 @@
 package io.microburst.cluster;
 
 import io.microburst.blobstore.BlobLocalizer;
+import io.microburst.config.ConfigKeys;
 import io.microburst.plan.Submission;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.clock.SharedTimer;
 import io.microburst.runtime.topology.TopologyRuntime;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.Config;
@@ -197,7 +199,8 @@ public final class TopologySubmitter {
         synchronized (open) {
             open.check();
             if (stateServer == null) {
-                stateServer = TransactionalStateServer.start();
+                Object workDir = clusterConf.get(ConfigKeys.WORK_DIR);
+                stateServer = TransactionalStateServer.start(workDir == null ? null : Path.of(workDir.toString()));
             }
             return stateServer;
         }

@@ -29,7 +29,9 @@ import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticat
  * Trident (and Storm's transactional topologies) keep their batch coordination state through Storm's
  * {@code TransactionalState}, a ZooKeeper client. For those topologies only, the cluster runs this small ZooKeeper
  * server in-process, bound to loopback on an ephemeral port, with its data in a temporary directory that is deleted
- * when it stops. Topologies without transactional state never start it.
+ * when it stops: in the cluster's working folder ({@code microburst.work.dir}) when it has one, so that what a killed
+ * process left behind is deleted with the rest of that folder at the next start (the server clears its
+ * {@code DIR/workers/}), else in the JVM's temporary folder. Topologies without transactional state never start it.
  *
  * <p>Only this cluster's topologies may use it: the server has a random secret (a ZooKeeper digest identity) made
  * when it starts, and its root node's ACL grants everything to that identity and nothing to anyone else, before the
@@ -72,10 +74,13 @@ public final class TransactionalStateServer implements AutoCloseable {
         return false;
     }
 
-    public static TransactionalStateServer start() {
+    /** Starts a server with its data in a new directory under {@code parent}, or the JVM's temporary folder if null. */
+    public static TransactionalStateServer start(Path parent) {
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("microburst-transactional-state");
+            String prefix = "microburst-transactional-state";
+            dir = parent == null ? Files.createTempDirectory(prefix)
+                : Files.createTempDirectory(Files.createDirectories(parent), prefix);
             File data = dir.toFile();
             ZooKeeperServer server = new ZooKeeperServer(data, data, 2000);
             byte[] secret = new byte[24];

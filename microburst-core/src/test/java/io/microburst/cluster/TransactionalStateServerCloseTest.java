@@ -16,7 +16,7 @@ class TransactionalStateServerCloseTest {
     @Test
     void closeReturnsOnceTheSessionTrackerHasEnded() {
         Set<Thread> before = sessionTrackers();
-        TransactionalStateServer server = TransactionalStateServer.start();
+        TransactionalStateServer server = TransactionalStateServer.start(null);
         Set<Thread> started = sessionTrackers();
         started.removeAll(before);
         assertEquals(1, started.size(), "session tracker threads the server started: " + started);

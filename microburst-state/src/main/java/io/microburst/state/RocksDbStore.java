@@ -38,7 +38,7 @@ public final class RocksDbStore {
     private static final Map<Path, RocksDbStore> OPEN = new HashMap<>();
 
     static {
-        RocksDB.loadLibrary();
+        RocksDbLibrary.load();
     }
 
     private final Path directory;

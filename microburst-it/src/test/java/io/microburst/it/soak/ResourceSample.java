@@ -6,10 +6,11 @@ import java.util.regex.Pattern;
 /**
  * What the server holds at the end of one cycle (just before its kill): threads, heap in use after a full collection
  * (the Prometheus JVM gauge {@code jvm_memory_used_bytes{area="heap"}}, read from {@code /metrics} after
- * {@code jcmd GC.run}), open descriptors, bytes under its data folder (worker logs apart) and subprocesses.
+ * {@code jcmd GC.run}), open descriptors, bytes under its data folder (worker logs apart) and under its temporary
+ * folder, and subprocesses.
  */
-record ResourceSample(int cycle, int threads, long heapMb, int descriptors, long diskKb, long logsKb, int children,
-                      int topologies) {
+record ResourceSample(int cycle, int threads, long heapMb, int descriptors, long diskKb, long logsKb, long tmpKb,
+                      int children, int topologies) {
     private static final Pattern HEAP = Pattern.compile("^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*} (\\S+)",
         Pattern.MULTILINE);
 
@@ -25,7 +26,8 @@ record ResourceSample(int cycle, int threads, long heapMb, int descriptors, long
         }
         long heapMb = (long) (Double.parseDouble(m.group(1)) / (1 << 20));
         return new ResourceSample(cycle, server.threads(), heapMb, server.openDescriptors(),
-            server.diskBytes(false) / 1024, server.diskBytes(true) / 1024, server.children().size(),
+            server.diskBytes(false) / 1024, server.diskBytes(true) / 1024, server.tmpBytes() / 1024,
+            server.children().size(),
             client.topologies().size());
     }
 
@@ -33,6 +35,6 @@ record ResourceSample(int cycle, int threads, long heapMb, int descriptors, long
     public String toString() {
         return "cycle " + cycle + ": topologies " + topologies + ", threads " + threads + ", heap after GC " + heapMb
             + " MB, descriptors " + descriptors + ", data folder " + diskKb + " KB (+ worker logs " + logsKb
-            + " KB), subprocesses " + children;
+            + " KB), temporary folder " + tmpKb + " KB, subprocesses " + children;
     }
 }

@@ -46,7 +46,7 @@ final class SoakServer implements AutoCloseable {
                 Files.copy(in, log4j);
             }
         }
-        Path tmp = Files.createDirectories(work.resolve("server-tmp"));
+        Path tmp = Files.createDirectories(tmpDir());
         output = work.resolve("server-" + starts + ".txt");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx1g", "-Djava.io.tmpdir=" + tmp,
@@ -142,6 +142,18 @@ final class SoakServer implements AutoCloseable {
         String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!jcmd.waitFor(60, TimeUnit.SECONDS) || jcmd.exitValue() != 0) {
             throw new AssertionError("jcmd GC.run failed: " + out);
+        }
+    }
+
+    /** The server's {@code java.io.tmpdir}: what a killed process leaves there is never deleted by anyone. */
+    Path tmpDir() {
+        return work.resolve("server-tmp");
+    }
+
+    /** Bytes under the server's temporary folder (as {@code Files.size} says: a sparse file counts whole). */
+    long tmpBytes() throws IOException {
+        try (Stream<Path> files = Files.walk(tmpDir())) {
+            return files.mapToLong(SoakServer::size).sum();
         }
     }
 

@@ -84,7 +84,7 @@ final class SoakTopologies {
             out.add(new Planned("shell-" + i, shell(), base()));
         }
         for (int i = 0; i < TRIDENT; i++) {
-            out.add(new Planned("trident-" + i, trident(), base()));
+            out.add(new Planned("trident-" + i, trident("sentences-" + i), base()));
         }
         for (int i = 0; i < STATEFUL; i++) {
             String name = "stateful-" + i;
@@ -137,12 +137,16 @@ final class SoakTopologies {
         return b.createTopology();
     }
 
-    private static StormTopology trident() {
+    /**
+     * {@code txId} names the stream's state in the cluster's ZooKeeper: as on a Storm cluster, two topologies must not
+     * share one (they would take each other's batch ids and fail every batch).
+     */
+    private static StormTopology trident(String txId) {
         FixedBatchSpout spout = new FixedBatchSpout(new Fields("sentence"), 3, new Values("the cow jumped over the moon"),
             new Values("four score and seven years ago"), new Values("how many apples can you eat"));
         spout.setCycle(true);
         TridentTopology t = new TridentTopology();
-        t.newStream("sentences", spout).each(new Fields("sentence"), new Split(), new Fields("word"))
+        t.newStream(txId, spout).each(new Fields("sentence"), new Split(), new Fields("word"))
             .groupBy(new Fields("word")).persistentAggregate(new MemoryMapState.Factory(), new Count(),
                 new Fields("count"));
         return t.build();
