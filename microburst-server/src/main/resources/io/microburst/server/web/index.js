@@ -15,7 +15,8 @@
       return {t, emitted: all.emitted || 0};
     }));
     fill('topologies', rows, ({t, emitted}) => [
-      linkCell(t.name, '/topology.html?id=' + encodeURIComponent(t.id)), cell(t.id), cell(t.owner), cell(t.status),
+      linkCell(t.name, '/topology.html?id=' + encodeURIComponent(t.id)), cell(t.id),
+      linkCell(t.owner, '/owner.html?id=' + encodeURIComponent(t.owner)), cell(t.status),
       cell(t.uptime), cell(t.workersTotal), cell(t.executorsTotal), cell(t.tasksTotal),
       cell(rate('topology:' + t.id, emitted))]);
     const nimbus = await getOptional('/api/v1/nimbus/summary');
@@ -27,8 +28,9 @@
     const supervisors = await getOptional('/api/v1/supervisor/summary');
     show('supervisor-section', supervisors !== null);
     if (supervisors) {
-      fill('supervisors', supervisors.supervisors, s => [s.logLink ? linkCell(s.host, s.logLink) : cell(s.host),
-        cell(s.id), cell(s.uptime), cell(s.slotsTotal),
+      fill('supervisors', supervisors.supervisors, s => [
+        linkCell(s.host, '/supervisor.html?host=' + encodeURIComponent(s.host)),
+        linkCell(s.id, '/supervisor.html?id=' + encodeURIComponent(s.id)), cell(s.uptime), cell(s.slotsTotal),
         cell(s.slotsUsed), cell(s.version)]);
     }
   }

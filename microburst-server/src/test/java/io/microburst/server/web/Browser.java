@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -41,9 +42,39 @@ final class Browser implements AutoCloseable {
     static String missing() {
         if (first(CHROMIUM) == null || first(DRIVER) == null) {
             return "headless Chromium or its driver not found: install Debian's 'chromium' and 'chromium-driver' "
-                + "packages (.ci/run does) to run the page tests";
+                + "packages (apt-get install chromium chromium-driver; .ci/run does) to run the page tests";
         }
         return null;
+    }
+
+    /**
+     * Skips the calling test, saying why, where Chromium or its driver is missing; but fails it, with the same one-line
+     * message, where a browser is required: in CI (the environment variable {@code CI} set to anything but
+     * {@code false} or {@code 0}, or {@code MICROBURST_BROWSER_REQUIRED=true}) or with
+     * {@code -Dmicroburst.browser.required=true}, so that the page tests cannot pass there by skipping silently.
+     */
+    static void requireOrSkip() {
+        String missing = missing();
+        if (missing == null) {
+            return;
+        }
+        if (required(System.getProperty("microburst.browser.required"), System.getenv("MICROBURST_BROWSER_REQUIRED"),
+            System.getenv("CI"))) {
+            throw new AssertionError("a browser is required here (CI or microburst.browser.required) but " + missing);
+        }
+        Assumptions.abort(missing);
+    }
+
+    /** Whether a browser is required, from the property, the project's variable and the usual CI variable. */
+    static boolean required(String property, String projectVariable, String ciVariable) {
+        if (property != null && !property.isBlank()) {
+            return Boolean.parseBoolean(property.trim());
+        }
+        if (projectVariable != null && !projectVariable.isBlank()) {
+            return Boolean.parseBoolean(projectVariable.trim());
+        }
+        return ciVariable != null && !ciVariable.isBlank() && !ciVariable.trim().equalsIgnoreCase("false")
+            && !ciVariable.trim().equals("0");
     }
 
     static Browser start(Path profile) {

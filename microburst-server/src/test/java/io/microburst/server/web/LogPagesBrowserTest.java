@@ -2,7 +2,6 @@ package io.microburst.server.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.microburst.server.MicroburstServer;
 import java.io.OutputStream;
@@ -34,8 +33,7 @@ class LogPagesBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        String missing = Browser.missing();
-        assumeTrue(missing == null, missing);
+        Browser.requireOrSkip();
         server = WebTestServer.start(dir.resolve("data"));
         Path port = Files.createDirectories(server.workerLogsDir().resolve(TOPOLOGY).resolve("1024"));
         StringBuilder lines = new StringBuilder();

@@ -3,7 +3,6 @@ package io.microburst.server.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.microburst.runtime.topology.ThreadView;
 import io.microburst.server.MicroburstServer;
@@ -43,8 +42,7 @@ class PagesBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        String missing = Browser.missing();
-        assumeTrue(missing == null, missing);
+        Browser.requireOrSkip();
         server = WebTestServer.start(dir.resolve("data"));
         words = WordTopology.submit(server, WORDS);
         browser = Browser.start(Files.createDirectories(dir.resolve("chromium")));
@@ -183,7 +181,9 @@ class PagesBrowserTest {
     void componentPageShowsInputStats() throws Exception {
         HttpResponse<String> api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
             URI.create(url("/api/v1/topology/" + words + "/component/count"))).build(), HttpResponse.BodyHandlers.ofString());
-        assumeTrue(api.body().contains("\"inputStats\""), "this server's REST API has no component inputStats yet");
+        assertEquals(200, api.statusCode(), api.body());
+        assertTrue(api.body().contains("\"inputStats\""),
+            "the component's REST answer has Storm's inputStats: " + api.body());
         browser.open(url("/component.html?id=count&topology_id=" + words));
 
         browser.await("input stats from split", () -> browser.findAll("#inputs tbody td").stream()
@@ -263,7 +263,7 @@ class PagesBrowserTest {
     void debugAndLogLevelFromTheTopologyPage() throws Exception {
         HttpResponse<String> logconfig = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
             URI.create(url("/api/v1/topology/" + words + "/logconfig"))).build(), HttpResponse.BodyHandlers.ofString());
-        assumeTrue(logconfig.statusCode() == 200, "this server's REST API has no logconfig and debug endpoints yet");
+        assertEquals(200, logconfig.statusCode(), "GET logconfig answers: " + logconfig.body());
         browser.open(url("/topology.html?id=" + words));
         browser.await("the page filled", () -> browser.text("#summary tbody td").equals(WORDS));
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.microburst.server.MicroburstServer;
 import io.microburst.server.ServerConfig;
@@ -194,8 +193,7 @@ class ReadAuthTest {
     /** In a real browser (skipped, saying why, without Chromium): the sign-in form, then pages that read with the cookie. */
     @Test
     void aBrowserSignsInOnTheFormAndThePagesRead() throws Exception {
-        String missing = Browser.missing();
-        assumeTrue(missing == null, missing);
+        Browser.requireOrSkip();
         String id = WebTestServer.submit(server, "signed-in");
         try (Browser browser = Browser.start(Files.createDirectories(dir.resolve("chromium")),
             List.of("--ignore-certificate-errors"))) {
