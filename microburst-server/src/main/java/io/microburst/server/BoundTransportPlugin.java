@@ -21,7 +21,7 @@ import org.apache.storm.thrift.transport.TTransportException;
  * instead of on every interface. The server plugs it in as {@code nimbus.thrift.transport} when no authentication is
  * configured; storm-client's {@code ThriftServer} creates and runs it. Frames larger than
  * {@code nimbus.thrift.max_buffer_size} and malformed input close that one connection, nothing more. Calls run on
- * {@link ThriftWorkers}, named after the service, which reuse idle workers and end those idle for a minute.
+ * {@link ThriftWorkers}, named after the service, which reuse idle workers and end those left idle.
  */
 public final class BoundTransportPlugin implements ITransportPlugin {
     private final SimpleTransportPlugin client = new SimpleTransportPlugin();

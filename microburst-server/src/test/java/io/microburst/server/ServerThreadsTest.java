@@ -34,6 +34,7 @@ class ServerThreadsTest {
     private static final int CYCLES = 20;
     /** Room for a JDK thread started lazily during the cycles; a leak per cycle or per call shows as 20 or more. */
     private static final int SLACK = 2;
+    /** Bounds the waits; idle Thrift workers end after {@link ThriftWorkers#IDLE_SECS}. */
     private static final long SETTLE_MILLIS = 30_000;
 
     @TempDir
