@@ -94,7 +94,7 @@ class ServerThreadsTest {
         return count;
     }
 
-    /** Live threads by name with their trailing number dropped ({@code pool-3-thread-7} counts as {@code pool-3-thread}). */
+    /** Live threads by name, a trailing number dropped ({@code pool-3-thread-7} counts as {@code pool-3-thread}). */
     private static Map<String, Long> threadsByName() {
         return Thread.getAllStackTraces().keySet().stream().map(t -> t.getName().replaceAll("-?\\d+$", ""))
             .collect(Collectors.groupingBy(n -> n, TreeMap::new, Collectors.counting()));
