@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The pool that runs a Thrift service's calls ({@link BoundTransportPlugin}): an idle worker takes the next call before
  * a new one is started, at most {@code threads} run at once, up to {@code queueSize} more calls wait, and a worker idle
- * for {@value #IDLE_SECS} s ends (a call arriving while the previous one's worker is still on its way back finds no idle
- * worker and starts one, so a client's steady calls may hold a few). A plain {@code ThreadPoolExecutor} with as many
+ * for {@value #IDLE_SECS} s ends (a call arriving while the previous one's worker is still on its way back finds no
+ * idle worker and starts one, so a client's steady calls may hold a few). A plain {@code ThreadPoolExecutor} with as many
  * core threads as its maximum starts a new thread for every call until it holds the maximum (64 for Nimbus) and keeps
  * them all for good, which showed as a server's thread count growing with each submission. Workers are named
  * {@code microburst-SERVICE-thrift-N}.
