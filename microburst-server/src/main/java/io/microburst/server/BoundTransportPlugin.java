@@ -2,10 +2,8 @@ package io.microburst.server;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.apache.storm.security.auth.ITransportPlugin;
 import org.apache.storm.security.auth.SimpleTransportPlugin;
 import org.apache.storm.security.auth.ThriftConnectionType;
@@ -22,7 +20,8 @@ import org.apache.storm.thrift.transport.TTransportException;
  * every Storm client connects unchanged) listening on one address, {@value ServerConfig#BIND} (127.0.0.1 by default),
  * instead of on every interface. The server plugs it in as {@code nimbus.thrift.transport} when no authentication is
  * configured; storm-client's {@code ThriftServer} creates and runs it. Frames larger than
- * {@code nimbus.thrift.max_buffer_size} and malformed input close that one connection, nothing more.
+ * {@code nimbus.thrift.max_buffer_size} and malformed input close that one connection, nothing more. Calls run on
+ * {@link ThriftWorkers}, named after the service, which reuse idle workers and end those left idle.
  */
 public final class BoundTransportPlugin implements ITransportPlugin {
     private final SimpleTransportPlugin client = new SimpleTransportPlugin();
@@ -49,11 +48,8 @@ public final class BoundTransportPlugin implements ITransportPlugin {
         THsHaServer.Args args = new THsHaServer.Args(socket).processor(processor).maxWorkerThreads(threads)
             .protocolFactory(new TBinaryProtocol.Factory(false, true, maxBufferSize, -1));
         args.maxReadBufferBytes = maxBufferSize;
-        Integer queueSize = type.getQueueSize(conf);
-        if (queueSize != null) {
-            args.executorService(new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(queueSize)));
-        }
+        String service = type.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        args.executorService(ThriftWorkers.create(service, threads, type.getQueueSize(conf)));
         return new THsHaServer(args);
     }
 
