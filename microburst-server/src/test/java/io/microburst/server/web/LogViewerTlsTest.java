@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.server.MicroburstServer;
-import io.microburst.server.ServerConfig;
 import io.microburst.server.web.RawHttp.Answer;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -16,11 +15,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import org.apache.storm.Config;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,7 +45,7 @@ class LogViewerTlsTest {
     static void start() throws Exception {
         keystore = TestTls.keystore(dir, "logviewer.p12", "PKCS12", PASSWORD, PASSWORD, List.of("127.0.0.1"));
         trusting = TestTls.trusting(keystore, "PKCS12", PASSWORD);
-        server = TestTls.start(conf(dir.resolve("data"), Map.of("logviewer.https.keystore.path", keystore.toString(),
+        server = TestTls.start(TestTls.conf(dir.resolve("data"), Map.of("logviewer.https.keystore.path", keystore.toString(),
             "logviewer.https.keystore.password", PASSWORD)), TlsSettings.LOGVIEWER);
     }
 
@@ -57,16 +54,6 @@ class LogViewerTlsTest {
         if (server != null) {
             server.close();
         }
-    }
-
-    private static Map<String, Object> conf(Path data, Map<String, Object> extra) {
-        Map<String, Object> conf = new HashMap<>();
-        conf.put(ServerConfig.DIR, data.toString());
-        conf.put(Config.NIMBUS_THRIFT_PORT, 0);
-        conf.put(ServerConfig.UI_PORT, 0);
-        conf.put(ServerConfig.LOGVIEWER_PORT, 0);
-        conf.putAll(extra);
-        return conf;
     }
 
     private static HttpResponse<String> https(SSLContext context, String url) throws Exception {
@@ -146,7 +133,7 @@ class LogViewerTlsTest {
 
     @Test
     void plainHttpIsKeptWhenStormsKeySaysSoAndTheLinksStillNameHttps() throws Exception {
-        Map<String, Object> conf = conf(dir.resolve("both"), Map.of("logviewer.https.keystore.path",
+        Map<String, Object> conf = TestTls.conf(dir.resolve("both"), Map.of("logviewer.https.keystore.path",
             keystore.toString(), "logviewer.https.keystore.password", PASSWORD, "logviewer.disable.http.binding", false));
         try (MicroburstServer both = TestTls.start(conf, TlsSettings.LOGVIEWER)) {
             assertTrue(both.logViewerPort() > 0, "plain HTTP kept");
@@ -181,7 +168,7 @@ class LogViewerTlsTest {
                 "logviewer.https.want.client.auth", true),
             "logviewer.https.want.client.auth is true but logviewer.https.truststore.path");
         for (Map.Entry<Map<String, Object>, String> c : cases.entrySet()) {
-            Map<String, Object> conf = conf(dir.resolve("refused"), c.getKey());
+            Map<String, Object> conf = TestTls.conf(dir.resolve("refused"), c.getKey());
             conf.put("logviewer.https.port", 8443);
 
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,

@@ -1,6 +1,7 @@
 package io.microburst.server.web;
 
 import io.microburst.server.MicroburstServer;
+import io.microburst.server.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -9,11 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.apache.storm.Config;
 
 /**
  * What the TLS tests share: a keystore made by the JDK's own keytool, a client context that trusts only its
@@ -63,6 +66,17 @@ final class TestTls {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, trustManagers.getTrustManagers(), null);
         return context;
+    }
+
+    /** A server configuration on {@code data} with every port chosen by the system, plus {@code extra}. */
+    static Map<String, Object> conf(Path data, Map<String, Object> extra) {
+        Map<String, Object> conf = new HashMap<>();
+        conf.put(ServerConfig.DIR, data.toString());
+        conf.put(Config.NIMBUS_THRIFT_PORT, 0);
+        conf.put(ServerConfig.UI_PORT, 0);
+        conf.put(ServerConfig.LOGVIEWER_PORT, 0);
+        conf.putAll(extra);
+        return conf;
     }
 
     /**

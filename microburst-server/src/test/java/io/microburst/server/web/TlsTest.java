@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.microburst.server.MicroburstServer;
-import io.microburst.server.ServerConfig;
 import io.microburst.server.web.RawHttp.Answer;
 import java.net.Socket;
 import java.net.URI;
@@ -15,11 +14,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import org.apache.storm.Config;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +44,7 @@ class TlsTest {
     static void start() throws Exception {
         keystore = TestTls.keystore(dir, "ui.p12", "PKCS12", PASSWORD, PASSWORD, List.of("127.0.0.1"));
         trusting = TestTls.trusting(keystore, "PKCS12", PASSWORD);
-        server = TestTls.start(conf(dir.resolve("data"), Map.of(TlsSettings.KEYSTORE_PATH, keystore.toString(),
+        server = TestTls.start(TestTls.conf(dir.resolve("data"), Map.of(TlsSettings.KEYSTORE_PATH, keystore.toString(),
             TlsSettings.KEYSTORE_PASSWORD, PASSWORD)));
         token = WebTestServer.token(server);
     }
@@ -57,16 +54,6 @@ class TlsTest {
         if (server != null) {
             server.close();
         }
-    }
-
-    private static Map<String, Object> conf(Path data, Map<String, Object> extra) {
-        Map<String, Object> conf = new HashMap<>();
-        conf.put(ServerConfig.DIR, data.toString());
-        conf.put(Config.NIMBUS_THRIFT_PORT, 0);
-        conf.put(ServerConfig.UI_PORT, 0);
-        conf.put(ServerConfig.LOGVIEWER_PORT, 0);
-        conf.putAll(extra);
-        return conf;
     }
 
     private static Answer https(String method, String path, String host, Map<String, String> headers) throws Exception {
@@ -174,7 +161,7 @@ class TlsTest {
             Map.of(TlsSettings.KEYSTORE_PATH, keystore.toString(), TlsSettings.KEYSTORE_PASSWORD, PASSWORD,
                 TlsSettings.NEED_CLIENT_AUTH, true), "ui.https.need.client.auth is true but ui.https.truststore.path");
         for (Map.Entry<Map<String, Object>, String> c : cases.entrySet()) {
-            Map<String, Object> conf = conf(dir.resolve("refused"), c.getKey());
+            Map<String, Object> conf = TestTls.conf(dir.resolve("refused"), c.getKey());
             conf.put(TlsSettings.PORT, 8443);
 
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
@@ -184,7 +171,7 @@ class TlsTest {
             assertFalse(refused.getMessage().matches(".*\\b(java|javax|sun)\\.[a-z]+\\..*"), refused.getMessage());
         }
         // the key password given right, the JKS keystore serves (no port is bound by this check)
-        Map<String, Object> right = conf(dir.resolve("jks"), Map.of(TlsSettings.KEYSTORE_PATH, jks.toString(),
+        Map<String, Object> right = TestTls.conf(dir.resolve("jks"), Map.of(TlsSettings.KEYSTORE_PATH, jks.toString(),
             TlsSettings.KEYSTORE_PASSWORD, PASSWORD, TlsSettings.KEYSTORE_TYPE, "JKS", TlsSettings.KEY_PASSWORD,
             "key-secret"));
         try (MicroburstServer jksServer = TestTls.start(right)) {
