@@ -26,6 +26,7 @@ import org.apache.storm.topology.IRichSpout;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.RegisteredGlobalState;
+import org.apache.storm.utils.TupleUtils;
 import org.apache.storm.utils.Utils;
 
 /**
@@ -39,9 +40,9 @@ import org.apache.storm.utils.Utils;
  * Storm, transferred equals processed exactly when every tuple sent was executed and the ack or fail of every
  * completed tree was delivered; a tree still pending (a bolt holding its tuple) leaves them equal.
  *
- * <p>While an emit, ack or fail is under way its count is held up by {@link #IN_EMIT}, so that receivers executing
- * inside the emit (a fused edge), or a spout getting the ack of a tree just completed, never make the two counters
- * equal before the sender's own count is in.
+ * <p>While an emit, ack or fail is under way, and while anything counted is not processed yet, "transferred" is held
+ * high ({@link TrackedTransfers}), so that neither receivers executing inside the emit (a fused edge) nor a read of
+ * "transferred" taken before a tuple ran make the two counters equal before everything sent was processed.
  *
  * <p>Threading: the counters are atomic; any thread.
  */
@@ -49,12 +50,13 @@ public final class Tracking implements AutoCloseable {
     static final String SPOUT_EMITTED = "spout-emitted";
     static final String TRANSFERRED = "transferred";
     static final String PROCESSED = "processed";
-    private static final int IN_EMIT = 1 << 20;
     /**
      * Per tracked id, the trees whose ack or fail to the spout is counted already (two bolts acking the last tuples
      * of a tree at once both see it complete). Weak: a tree the spout is done with goes.
      */
     private static final Map<String, Set<TupleTree>> COUNTED_TREES = new ConcurrentHashMap<>();
+    /** Per tracked id, its "transferred" counter with the holds on it. */
+    private static final Map<String, TrackedTransfers> TRANSFERS = new ConcurrentHashMap<>();
     private final String id;
 
     private Tracking(String id) {
@@ -87,6 +89,7 @@ public final class Tracking implements AutoCloseable {
         counters.put(PROCESSED, new AtomicInteger());
         RegisteredGlobalState.setState(tracking.id, counters);
         COUNTED_TREES.put(id, Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>())));
+        TRANSFERS.put(id, new TrackedTransfers(counters.get(TRANSFERRED)));
         return tracking;
     }
 
@@ -118,6 +121,7 @@ public final class Tracking implements AutoCloseable {
     public void close() {
         RegisteredGlobalState.clearState(id);
         COUNTED_TREES.remove(id);
+        TRANSFERS.remove(id);
     }
 
     private static Set<TupleTree> countedTrees(String id) {
@@ -128,13 +132,12 @@ public final class Tracking implements AutoCloseable {
         return counted;
     }
 
-    @SuppressWarnings("unchecked")
-    static AtomicInteger transferred(String id) {
-        Object state = RegisteredGlobalState.getState(id);
-        if (state == null) {
+    static TrackedTransfers transfers(String id) {
+        TrackedTransfers transfers = TRANSFERS.get(id);
+        if (transfers == null) {
             throw new IllegalStateException("The tracked cluster '" + id + "' is closed");
         }
-        return ((Map<String, AtomicInteger>) state).get(TRANSFERRED);
+        return transfers;
     }
 
     /** A bolt whose collector counts the tasks each emit reaches. */
@@ -142,6 +145,7 @@ public final class Tracking implements AutoCloseable {
         private static final long serialVersionUID = 1L;
         private final IRichBolt delegate;
         private final String id;
+        private transient TrackedTransfers transfers;
 
         CountingBolt(IRichBolt delegate, String id) {
             this.delegate = delegate;
@@ -150,13 +154,17 @@ public final class Tracking implements AutoCloseable {
 
         @Override
         public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+            transfers = transfers(id);
             delegate.prepare(topoConf, context,
-                new OutputCollector(new CountingCollector(collector, transferred(id), countedTrees(id))));
+                new OutputCollector(new CountingCollector(collector, transfers, countedTrees(id))));
         }
 
         @Override
         public void execute(Tuple input) {
-            delegate.execute(input);
+            delegate.execute(input); // storm-client's BoltTracker counts it processed as this returns
+            if (!TupleUtils.isTick(input)) { // ticks come from no send, as in Storm
+                transfers.processed();
+            }
         }
 
         @Override
@@ -176,36 +184,36 @@ public final class Tracking implements AutoCloseable {
     }
 
     private static final class CountingCollector extends ForwardingOutputCollector {
-        private final AtomicInteger transferred;
+        private final TrackedTransfers transfers;
         private final Set<TupleTree> countedTrees;
 
-        CountingCollector(IOutputCollector delegate, AtomicInteger transferred, Set<TupleTree> countedTrees) {
+        CountingCollector(IOutputCollector delegate, TrackedTransfers transfers, Set<TupleTree> countedTrees) {
             super(delegate);
-            this.transferred = transferred;
+            this.transfers = transfers;
             this.countedTrees = countedTrees;
         }
 
         @Override
         public void ack(Tuple input) {
-            transferred.addAndGet(IN_EMIT);
+            transfers.sending();
             int completed = 0;
             try {
                 delegate.ack(input);
                 completed = newlyCompleted(input);
             } finally {
-                transferred.addAndGet(completed - IN_EMIT);
+                transfers.sent(completed);
             }
         }
 
         @Override
         public void fail(Tuple input) {
-            transferred.addAndGet(IN_EMIT);
+            transfers.sending();
             int completed = 0;
             try {
                 delegate.fail(input);
                 completed = newlyCompleted(input);
             } finally {
-                transferred.addAndGet(completed - IN_EMIT);
+                transfers.sent(completed);
             }
         }
 
@@ -227,26 +235,26 @@ public final class Tracking implements AutoCloseable {
 
         @Override
         public List<Integer> emit(String streamId, java.util.Collection<Tuple> anchors, List<Object> tuple) {
-            transferred.addAndGet(IN_EMIT);
+            transfers.sending();
             int sent = 0;
             try {
                 List<Integer> tasks = delegate.emit(streamId, anchors, tuple);
                 sent = tasks == null ? 0 : tasks.size();
                 return tasks;
             } finally {
-                transferred.addAndGet(sent - IN_EMIT);
+                transfers.sent(sent);
             }
         }
 
         @Override
         public void emitDirect(int taskId, String streamId, java.util.Collection<Tuple> anchors, List<Object> tuple) {
-            transferred.addAndGet(IN_EMIT);
+            transfers.sending();
             int sent = 0;
             try {
                 delegate.emitDirect(taskId, streamId, anchors, tuple);
                 sent = 1;
             } finally {
-                transferred.addAndGet(sent - IN_EMIT);
+                transfers.sent(sent);
             }
         }
     }
@@ -256,6 +264,7 @@ public final class Tracking implements AutoCloseable {
         private static final long serialVersionUID = 1L;
         private final IRichSpout delegate;
         private final String id;
+        private transient TrackedTransfers transfers;
 
         CountingSpout(IRichSpout delegate, String id) {
             this.delegate = delegate;
@@ -264,7 +273,8 @@ public final class Tracking implements AutoCloseable {
 
         @Override
         public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-            delegate.open(conf, context, new SpoutOutputCollector(new CountingSpoutCollector(collector, transferred(id))));
+            transfers = transfers(id);
+            delegate.open(conf, context, new SpoutOutputCollector(new CountingSpoutCollector(collector, transfers)));
         }
 
         @Override
@@ -289,12 +299,14 @@ public final class Tracking implements AutoCloseable {
 
         @Override
         public void ack(Object msgId) {
-            delegate.ack(msgId);
+            delegate.ack(msgId); // storm-client's SpoutTracker counts it processed within
+            transfers.processed();
         }
 
         @Override
         public void fail(Object msgId) {
             delegate.fail(msgId);
+            transfers.processed();
         }
 
         @Override
@@ -309,16 +321,16 @@ public final class Tracking implements AutoCloseable {
     }
 
     private static final class CountingSpoutCollector extends ForwardingSpoutOutputCollector {
-        private final AtomicInteger transferred;
+        private final TrackedTransfers transfers;
 
-        CountingSpoutCollector(ISpoutOutputCollector delegate, AtomicInteger transferred) {
+        CountingSpoutCollector(ISpoutOutputCollector delegate, TrackedTransfers transfers) {
             super(delegate);
-            this.transferred = transferred;
+            this.transfers = transfers;
         }
 
         @Override
         public List<Integer> emit(String streamId, List<Object> tuple, Object messageId) {
-            transferred.addAndGet(IN_EMIT);
+            transfers.sending();
             int sent = 0;
             try {
                 List<Integer> tasks = delegate.emit(streamId, tuple, messageId);
@@ -327,19 +339,19 @@ public final class Tracking implements AutoCloseable {
                 sent = reached + (messageId != null && reached == 0 ? 1 : 0);
                 return tasks;
             } finally {
-                transferred.addAndGet(sent - IN_EMIT);
+                transfers.sent(sent);
             }
         }
 
         @Override
         public void emitDirect(int taskId, String streamId, List<Object> tuple, Object messageId) {
-            transferred.addAndGet(IN_EMIT);
+            transfers.sending();
             int sent = 0;
             try {
                 delegate.emitDirect(taskId, streamId, tuple, messageId);
                 sent = 1;
             } finally {
-                transferred.addAndGet(sent - IN_EMIT);
+                transfers.sent(sent);
             }
         }
     }
