@@ -13,6 +13,9 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
@@ -20,10 +23,13 @@ import org.apache.storm.shade.org.apache.zookeeper.KeeperException;
 import org.apache.storm.shade.org.apache.zookeeper.ZooDefs;
 import org.apache.storm.shade.org.apache.zookeeper.data.ACL;
 import org.apache.storm.shade.org.apache.zookeeper.data.Id;
+import org.apache.storm.shade.org.apache.zookeeper.server.PurgeTxnLog;
 import org.apache.storm.shade.org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.storm.shade.org.apache.zookeeper.server.SessionTracker;
 import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Trident (and Storm's transactional topologies) keep their batch coordination state through Storm's
@@ -40,14 +46,25 @@ import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticat
  * so storm-client's {@code TransactionalState} authenticates and creates its nodes readable only by it. Another
  * process on this machine can connect to the port but can neither read nor create a node.
  *
- * <p>Threading: started and closed by the cluster facade under its lock; its address is read from any thread.
+ * <p>ZooKeeper rolls its transaction log (a file preallocated to 64 MB) each time it takes a snapshot, about every
+ * 100,000 writes, and never deletes the old ones itself: a server holding a Trident topology for days would fill its
+ * disk. A thread of this server's own ({@code microburst-transactional-state-purge}) keeps the last
+ * {@link #SNAPSHOTS_KEPT} snapshots and the logs they need every {@link #PURGE_PERIOD_MINUTES} minutes.
+ *
+ * <p>Threading: started and closed by the cluster facade under its lock; its address is read from any thread; the
+ * purge runs on its own thread.
  */
 public final class TransactionalStateServer implements AutoCloseable {
+    /** The fewest snapshots ZooKeeper's purge keeps. */
+    static final int SNAPSHOTS_KEPT = 3;
+    static final long PURGE_PERIOD_MINUTES = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionalStateServer.class);
     private final Path dataDir;
     private final ZooKeeperServer server;
     private final ServerCnxnFactory connections;
     private final String credentials;
     private final String digestId;
+    private final ScheduledExecutorService purger;
 
     private TransactionalStateServer(Path dataDir, ZooKeeperServer server, ServerCnxnFactory connections,
                                      String credentials, String digestId) {
@@ -56,6 +73,22 @@ public final class TransactionalStateServer implements AutoCloseable {
         this.connections = connections;
         this.credentials = credentials;
         this.digestId = digestId;
+        this.purger = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "microburst-transactional-state-purge");
+            t.setDaemon(true);
+            return t;
+        });
+        purger.scheduleWithFixedDelay(this::purge, PURGE_PERIOD_MINUTES, PURGE_PERIOD_MINUTES, TimeUnit.MINUTES);
+    }
+
+    /** Deletes the snapshots and transaction logs older than the last {@link #SNAPSHOTS_KEPT} snapshots need. */
+    void purge() {
+        try {
+            PurgeTxnLog.purge(dataDir.toFile(), dataDir.toFile(), SNAPSHOTS_KEPT);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not purge old transaction logs of Trident's coordination state in {}: {}", dataDir,
+                e.toString());
+        }
     }
 
     /**
@@ -136,6 +169,12 @@ public final class TransactionalStateServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        purger.shutdownNow();
+        try {
+            purger.awaitTermination(10, TimeUnit.SECONDS); // a purge under way finishes before the folder goes
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         SessionTracker tracker = server.getSessionTracker();
         connections.shutdown();
         server.shutdown();
