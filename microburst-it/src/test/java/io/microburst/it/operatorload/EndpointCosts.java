@@ -18,7 +18,7 @@ final class EndpointCosts {
         StringBuilder out = new StringBuilder(String.format("LOAD %-42s %9s %9s %12s %10s%n", "request (alone, "
             + TIMES + " times)", "median ms", "max ms", "CPU ms/req", "bytes"));
         Map<String, OperatorCalls.Call> sweep = calls.sweep(id, component);
-        sweep.put("index refresh (every topology's page)", calls::indexRefresh);
+        sweep.put("index refresh (its topology list)", calls::indexRefresh);
         for (Map.Entry<String, OperatorCalls.Call> call : sweep.entrySet()) {
             call.getValue().run(); // warm-up
             call.getValue().run();

@@ -8,8 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One operator client: while {@link #on}, a sweep every {@code intervalMillis} (at once when a sweep took longer) of
- * every call of {@link OperatorCalls#sweep} on a random measured topology, then the index page's refresh (every
- * topology's page). Any failure is kept and fails the measurement. Runs on its own thread.
+ * every call of {@link OperatorCalls#sweep} on a random measured topology, then the index page's topology list as the
+ * server's index page asks it ({@link OperatorCalls#indexRefresh}). Any failure is kept and fails the measurement.
+ * Runs on its own thread.
  */
 final class Hammer implements Runnable, AutoCloseable {
     volatile boolean on;

@@ -20,8 +20,8 @@ import org.apache.storm.utils.Utils;
 /**
  * What operators ask a server: each request a dashboard, a browser on the pages, Prometheus and a script make, by name,
  * each answering the bytes it got. The pages' requests are the ones their scripts make at each refresh (index.js: the
- * summaries and every topology's page; topology.js: the topology, its graph, runtime and tuples). One instance per
- * client thread: it keeps one Thrift connection.
+ * summaries, and before 2026-11-28 every topology's page; topology.js: the topology, its graph, runtime and tuples).
+ * One instance per client thread: it keeps one Thrift connection.
  */
 final class OperatorCalls implements AutoCloseable {
     /** A call that answers the size of what came back, failing on anything but success. */
@@ -34,6 +34,8 @@ final class OperatorCalls implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     private NimbusClient nimbus;
+    /** Whether the server's index page asks every topology's page at each refresh; null until read. */
+    private Boolean pagePerTopology;
 
     OperatorCalls(LoadServer server) {
         this.server = server;
@@ -62,19 +64,28 @@ final class OperatorCalls implements AutoCloseable {
         return calls;
     }
 
-    /** The index page's refresh: a topology page per listed topology, as index.js asks. */
+    /**
+     * The index page's topology list at each refresh, as the server's own {@code index.js} asks it: the topology
+     * summary, and, from a build whose page asks it (before 2026-11-28), every listed topology's page besides.
+     */
     long indexRefresh() throws Exception {
-        long bytes = 0;
-        for (String id : ids()) {
-            bytes += get("/api/v1/topology/" + id);
+        String summary = body("/api/v1/topology/summary");
+        long bytes = summary.length();
+        if (pagePerTopology == null) {
+            pagePerTopology = body("/index.js").contains("get('/api/v1/topology/' + encodeURIComponent(t.id))");
+        }
+        if (pagePerTopology) {
+            for (String id : ids(summary)) {
+                bytes += get("/api/v1/topology/" + id);
+            }
         }
         return bytes;
     }
 
-    /** The ids of the topologies the REST API lists. */
-    List<String> ids() throws Exception {
+    /** The ids of the topologies a {@code topology/summary} answer lists. */
+    private static List<String> ids(String summary) {
         List<String> ids = new ArrayList<>();
-        Matcher m = ID.matcher(body("/api/v1/topology/summary"));
+        Matcher m = ID.matcher(summary);
         while (m.find()) {
             ids.add(m.group(1));
         }

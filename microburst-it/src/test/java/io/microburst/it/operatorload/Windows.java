@@ -1,5 +1,8 @@
 package io.microburst.it.operatorload;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,8 +10,8 @@ import java.util.Map;
 
 /**
  * The throughput windows: per full-speed topology, the trees its spouts acked per second in each quiet and each
- * hammered window (from Storm's executor statistics over Thrift, read at each window's ends), and the cores the
- * server's process used. Used by the test's thread only.
+ * hammered window (from Storm's executor statistics over Thrift, read at each window's ends), the cores the
+ * server's process used and the machine's load average. Used by the test's thread only.
  */
 final class Windows {
     private final LoadServer server;
@@ -21,6 +24,8 @@ final class Windows {
     private final double[] trees = new double[2];
     private final double[] cpuSeconds = new double[2];
     private final int[] windows = new int[2];
+    /** Per kind, the machine's one-minute load average at each window's end, summed. */
+    private final double[] load = new double[2];
 
     Windows(LoadServer server, OperatorCalls calls, List<String> ids) {
         this.server = server;
@@ -37,6 +42,7 @@ final class Windows {
         trees[0] = trees[1] = 0;
         cpuSeconds[0] = cpuSeconds[1] = 0;
         windows[0] = windows[1] = 0;
+        load[0] = load[1] = 0;
     }
 
     void measure(boolean hammered, int seconds) throws Exception {
@@ -51,9 +57,19 @@ final class Windows {
         cores[kind] += used / elapsed;
         cpuSeconds[kind] += used;
         windows[kind]++;
+        load[kind] += loadAverage();
         for (int i = 0; i < ids.size(); i++) {
             rates.get(ids.get(i)).get(kind).add((after[i] - before[i]) / elapsed);
             trees[kind] += after[i] - before[i];
+        }
+    }
+
+    /** The one-minute load average (Linux's /proc/loadavg), 0 where there is none. */
+    private static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException none) {
+            return 0;
         }
     }
 
@@ -88,6 +104,8 @@ final class Windows {
             + " hammered %.2f; trees per server CPU second quiet %.0f, hammered %.0f (hammered/quiet %.3f)%n",
             hammeredAll / quietAll, cores[0] / windows[0], cores[1] / windows[1], trees[0] / cpuSeconds[0],
             trees[1] / cpuSeconds[1], trees[1] / cpuSeconds[1] / (trees[0] / cpuSeconds[0])));
+        out.append(String.format("LOAD load average at the windows' ends: quiet %.1f, hammered %.1f%n",
+            load[0] / windows[0], load[1] / windows[1]));
         return out.toString();
     }
 

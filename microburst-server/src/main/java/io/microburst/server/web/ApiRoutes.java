@@ -47,9 +47,10 @@ final class ApiRoutes {
               DebugSampling debug) {
         MachineResources machine = new MachineResources();
         Profiler profiler = debug.profiler();
-        this.cluster = new ClusterApi(nimbus, machine);
-        this.topologies = new TopologyApi(nimbus, machine, debug);
-        this.components = new ComponentApi(nimbus, debug, profiler);
+        ConfViews confs = new ConfViews(nimbus);
+        this.cluster = new ClusterApi(nimbus, machine, confs);
+        this.topologies = new TopologyApi(nimbus, machine, debug, confs, new EmittedTotals(microburst));
+        this.components = new ComponentApi(nimbus, debug, profiler, confs);
         this.streams = new StreamMetricsApi(nimbus);
         this.visualization = new Visualization(nimbus);
         this.actions = new TopologyActions(nimbus);

@@ -22,19 +22,22 @@ import org.apache.storm.utils.VersionInfo;
  * grouped by owner; no resource guarantees exist, so they answer as Storm's UI does without one: {@code "N/A"}, and
  * {@code -1} isolated nodes). Memory is in MB and CPU in
  * Storm's percent of a core: totals are the machine's (physical memory, cores × 100), use is this process' (heap in
- * use, process CPU load). Stateless; thread-safe.
+ * use, process CPU load). The server's configuration comes from {@link ConfViews}. Stateless apart from it;
+ * thread-safe.
  */
 final class ClusterApi {
     private final Nimbus.Iface nimbus;
     private final MachineResources machine;
+    private final ConfViews confs;
 
-    ClusterApi(Nimbus.Iface nimbus, MachineResources machine) {
+    ClusterApi(Nimbus.Iface nimbus, MachineResources machine, ConfViews confs) {
         this.nimbus = nimbus;
         this.machine = machine;
+        this.confs = confs;
     }
 
     Map<String, Object> configuration() throws TException {
-        return new TreeMap<>(StormJson.nimbusConf(nimbus));
+        return new TreeMap<>(confs.server());
     }
 
     Map<String, Object> summary() throws TException {
@@ -68,7 +71,7 @@ final class ClusterApi {
         json.put("fragmentedCpu", 0.0);
         json.put("availGenerics", "");
         json.put("totalGenerics", "");
-        Map<String, Object> conf = StormJson.nimbusConf(nimbus);
+        Map<String, Object> conf = confs.server();
         json.put("bugtracker-url", conf.get("ui.project.bugtracker.url"));
         json.put("central-log-url", conf.get("ui.central.logging.url"));
         json.put("memAssignedPercentUtil", StormJson.decimal(totalMem > 0 ? 100 * usedMem / totalMem : 0));
@@ -94,7 +97,7 @@ final class ClusterApi {
     }
 
     Map<String, Object> nimbusSummary() throws TException {
-        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
+        LogviewerAddress logviewer = confs.logviewer();
         NimbusSummary leader = nimbus.getLeader();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("host", leader.get_host());
@@ -108,7 +111,7 @@ final class ClusterApi {
     }
 
     Map<String, Object> supervisorSummary() throws TException {
-        Map<String, Object> conf = StormJson.nimbusConf(nimbus);
+        Map<String, Object> conf = confs.server();
         Map<String, Object> json = new LinkedHashMap<>();
         LogviewerAddress logviewer = LogviewerAddress.of(conf);
         json.put("logviewerPort", logviewer.port());

@@ -25,17 +25,20 @@ import org.apache.storm.utils.Utils;
 /**
  * Storm's UI REST {@code topology/ID/component/COMPONENT?window=&sys=}: the component's figures per window, its
  * input streams (bolts), output streams, executors (with capacity and worker log link), errors, debug options and the
- * profiling actions in progress. Stateless apart from the shared {@link DebugSampling} and {@link Profiler}; thread-safe.
+ * profiling actions in progress. Stateless apart from the shared {@link DebugSampling}, {@link Profiler} and
+ * {@link ConfViews}; thread-safe.
  */
 final class ComponentApi {
     private final Nimbus.Iface nimbus;
     private final DebugSampling debug;
     private final Profiler profiler;
+    private final ConfViews confs;
 
-    ComponentApi(Nimbus.Iface nimbus, DebugSampling debug, Profiler profiler) {
+    ComponentApi(Nimbus.Iface nimbus, DebugSampling debug, Profiler profiler, ConfViews confs) {
         this.nimbus = nimbus;
         this.debug = debug;
         this.profiler = profiler;
+        this.confs = confs;
     }
 
     Map<String, Object> component(String id, String component, String window, String sys) throws TException {
@@ -46,7 +49,7 @@ final class ComponentApi {
         if (selected == null) {
             throw new NotAliveException("Topology '" + id + "' has no component '" + component + "'");
         }
-        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
+        LogviewerAddress logviewer = confs.logviewer();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("user", info.get_owner());
         json.put("id", component);

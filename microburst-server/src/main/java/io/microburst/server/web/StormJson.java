@@ -43,13 +43,6 @@ final class StormJson {
         return parsed instanceof Map ? (Map<String, Object>) parsed : Map.of();
     }
 
-    /** A topology's configuration, as {@code getTopologyConf} answers it. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> topologyConf(Nimbus.Iface nimbus, String id) throws TException {
-        Object parsed = JSONValue.parse(nimbus.getTopologyConf(id));
-        return parsed instanceof Map ? (Map<String, Object>) parsed : Map.of();
-    }
-
     /** Where the links find the logviewer, from the server's configuration. */
     static LogviewerAddress logviewer(Nimbus.Iface nimbus) throws TException {
         return LogviewerAddress.of(nimbusConf(nimbus));

@@ -20,24 +20,34 @@ import org.apache.storm.utils.VersionInfo;
  * (emitted and transferred summed over every executor, acked, failed and complete latency over its spouts' trees), its
  * workers (one per topology here), spouts and bolts (bolts with Storm's capacity), debug options and configuration.
  * Resource fields are this process' truth: the assigned memory is the server's heap limit, nothing is requested.
- * Stateless apart from the shared {@link DebugSampling}; thread-safe.
+ * Each {@code topology/summary} row adds Microburst's {@code emitted} ({@link EmittedTotals}), which the cluster page
+ * shows as a rate. Configurations come from {@link ConfViews} (fetched at most once a second). Stateless apart from
+ * the shared {@link DebugSampling}, {@link ConfViews} and {@link EmittedTotals}; thread-safe.
  */
 final class TopologyApi {
     private final Nimbus.Iface nimbus;
     private final MachineResources machine;
     private final DebugSampling debug;
+    private final ConfViews confs;
+    private final EmittedTotals emitted;
 
-    TopologyApi(Nimbus.Iface nimbus, MachineResources machine, DebugSampling debug) {
+    TopologyApi(Nimbus.Iface nimbus, MachineResources machine, DebugSampling debug, ConfViews confs,
+                EmittedTotals emitted) {
         this.nimbus = nimbus;
         this.machine = machine;
         this.debug = debug;
+        this.confs = confs;
+        this.emitted = emitted;
     }
 
-    Map<String, Object> summary() throws TException {
+    Map<String, Object> summary() throws Exception {
         List<Object> topologies = new ArrayList<>();
+        Map<String, Long> emittedById = emitted.byId();
         for (TopologySummary t : nimbus.getClusterInfo().get_topologies()) {
             Map<String, Object> row = summaryRow(t);
             putResources(row, machine.heapMaxMb());
+            // Microburst's: tuples emitted since the start, as topologyStats' :all-time window on the topology page
+            row.put("emitted", emittedById.getOrDefault(t.get_id(), 0L));
             topologies.add(row);
         }
         Map<String, Object> json = new LinkedHashMap<>();
@@ -96,17 +106,17 @@ final class TopologyApi {
         String win = StormJson.window(window);
         boolean withSys = StormJson.sys(sys);
         TopologyInfo info = nimbus.getTopologyInfo(id);
-        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
+        LogviewerAddress logviewer = confs.logviewer();
         Map<String, Object> json = summaryRow(nimbus.getTopologySummary(id));
         putResources(json, machine.heapMaxMb());
         json.put("user", json.get("owner"));
         json.put("window", win);
         json.put("windowHint", ComponentTotals.WINDOWS.get(win));
-        Map<String, Object> conf = StormJson.topologyConf(nimbus, id);
-        json.put("msgTimeout", conf.get("topology.message.timeout.secs"));
+        ConfViews.TopologyConf conf = confs.topology(id);
+        json.put("msgTimeout", conf.map().get("topology.message.timeout.secs"));
         json.put("schedulerDisplayResource", true);
         putMemoryKinds(json, machine.heapMaxMb());
-        Map<String, Object> serverConf = StormJson.nimbusConf(nimbus);
+        Map<String, Object> serverConf = confs.server();
         json.put("bugtracker-url", serverConf.get("ui.project.bugtracker.url"));
         json.put("central-log-url", serverConf.get("ui.central.logging.url"));
         EventSampling.Setting options = debug.of(id, null);
@@ -144,7 +154,8 @@ final class TopologyApi {
         }
         json.put("spouts", spouts);
         json.put("bolts", bolts);
-        json.put("configuration", conf);
+        // the JSON getTopologyConf wrote, embedded as it is rather than parsed and written again
+        json.put("configuration", conf.json());
         json.put("visualizationTable", List.of());
         return json;
     }
@@ -161,7 +172,7 @@ final class TopologyApi {
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("hostPortList", new ArrayList<>(hostPorts.values()));
-        LogviewerAddress logviewer = StormJson.logviewer(nimbus);
+        LogviewerAddress logviewer = confs.logviewer();
         json.put("logviewerPort", logviewer.port());
         json.put("logviewerScheme", logviewer.scheme());
         return json;
@@ -169,7 +180,7 @@ final class TopologyApi {
 
     /** The workers of a topology, as {@code topology/ID} and {@code supervisor} list them. */
     List<Object> workers(String id) throws TException {
-        return workers(nimbus.getTopologyInfo(id), StormJson.logviewer(nimbus));
+        return workers(nimbus.getTopologyInfo(id), confs.logviewer());
     }
 
     private List<Object> workers(TopologyInfo info, LogviewerAddress logviewer) throws TException {
