@@ -48,7 +48,7 @@ final class ApiRoutes {
         MachineResources machine = new MachineResources();
         Profiler profiler = debug.profiler();
         this.cluster = new ClusterApi(nimbus, machine);
-        this.topologies = new TopologyApi(nimbus, machine, debug);
+        this.topologies = new TopologyApi(nimbus, machine, debug, microburst.getUpgradeHistory());
         this.components = new ComponentApi(nimbus, debug, profiler);
         this.streams = new StreamMetricsApi(nimbus);
         this.visualization = new Visualization(nimbus);

@@ -1,6 +1,7 @@
 package io.microburst.server.web;
 
 import io.microburst.cluster.ClusterViews;
+import io.microburst.cluster.upgrade.UpgradeHistory;
 import io.microburst.runtime.task.EventSampling;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,17 +21,20 @@ import org.apache.storm.utils.VersionInfo;
  * (emitted and transferred summed over every executor, acked, failed and complete latency over its spouts' trees), its
  * workers (one per topology here), spouts and bolts (bolts with Storm's capacity), debug options and configuration.
  * Resource fields are this process' truth: the assigned memory is the server's heap limit, nothing is requested.
- * Stateless apart from the shared {@link DebugSampling}; thread-safe.
+ * Beyond Storm's fields, {@code topology/ID} lists the topology's upgrades ({@code upgrades}, {@link UpgradeList}).
+ * Stateless apart from the shared {@link DebugSampling} and {@link UpgradeHistory}; thread-safe.
  */
 final class TopologyApi {
     private final Nimbus.Iface nimbus;
     private final MachineResources machine;
     private final DebugSampling debug;
+    private final UpgradeHistory upgrades;
 
-    TopologyApi(Nimbus.Iface nimbus, MachineResources machine, DebugSampling debug) {
+    TopologyApi(Nimbus.Iface nimbus, MachineResources machine, DebugSampling debug, UpgradeHistory upgrades) {
         this.nimbus = nimbus;
         this.machine = machine;
         this.debug = debug;
+        this.upgrades = upgrades;
     }
 
     Map<String, Object> summary() throws TException {
@@ -146,6 +150,7 @@ final class TopologyApi {
         json.put("bolts", bolts);
         json.put("configuration", conf);
         json.put("visualizationTable", List.of());
+        json.put("upgrades", UpgradeList.json(upgrades.of(info.get_name())));
         return json;
     }
 
