@@ -41,13 +41,11 @@ import org.apache.storm.utils.Time;
  * Runs Storm topologies in this process, on Microburst's runtime: use it wherever you would write
  * {@code new LocalCluster()}. There is no ZooKeeper, Nimbus, supervisor or worker process; each executor is one
  * thread and the whole cluster shares one timer thread. Several topologies may run at once, isolated from each other.
- *
  * <p>This class is the {@link ILocalCluster} facade; {@code io.microburst.cluster} does the work: {@link ClusterSettings}
  * (what the {@link Builder} sets), {@link TopologySubmitter}, {@link ComponentLoaders}, {@link TopologyUpgrade}
  * (submission), {@link TopologyTable}, {@link TopologyCommands} (kill, rebalance...), {@link ClusterViews},
  * {@link ClusterClock}, {@link ClusterBlobStore}, {@link Tracking}, {@link StormServerTypes}, {@link OpenGuard}.
- *
- * <p>Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
+ * Thread-safe. {@link #close()} stops every topology and every thread the cluster started.
  */
 public final class MicroburstCluster implements ILocalCluster {
     private final SharedTimer timer;
@@ -106,15 +104,13 @@ public final class MicroburstCluster implements ILocalCluster {
 
     /** As {@link #submitTopology(String, Map, Object)}, with submit options. */
     public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, Object topology,
-                                                SubmitOptions submitOpts)
-        throws AlreadyAliveException, InvalidTopologyException {
+        SubmitOptions submitOpts) throws AlreadyAliveException, InvalidTopologyException {
         return submitTopologyWithOpts(topologyName, conf, StormServerTypes.topologyOf(topology), submitOpts);
     }
 
     @Override
     public LocalTopology submitTopologyWithOpts(String topologyName, Map<String, Object> conf, StormTopology topology,
-                                                SubmitOptions submitOpts)
-        throws AlreadyAliveException, InvalidTopologyException {
+        SubmitOptions submitOpts) throws AlreadyAliveException, InvalidTopologyException {
         upgrades.submit(topologyName, conf, topology, submitOpts); // or, asked, a running one's new version
         return new LocalTopology(topologyName, topology);
     }
@@ -222,6 +218,11 @@ public final class MicroburstCluster implements ILocalCluster {
         return topologies.byName(name).eventSampling();
     }
 
+    /** Every upgrade of each topology name, oldest first (a summary's {@code sched_status} tells the last). */
+    public io.microburst.cluster.upgrade.UpgradeHistory getUpgradeHistory() {
+        return upgrades.history();
+    }
+
     /** Number of executor threads currently running, over all topologies. */
     public int liveExecutors() {
         return topologies.liveExecutorThreads();
@@ -229,8 +230,7 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public void uploadNewCredentials(String topologyName, Credentials creds) {
-        throw new UnsupportedOperationException("Credentials have no meaning in Microburst: every topology runs in this "
-            + "process, with this process's own identity");
+        throw new UnsupportedOperationException("Credentials have no meaning in Microburst: topologies run as this process");
     }
 
     /** The part of the cluster state {@code Testing.completeTopology} reads (see {@link ClusterStateView}). */

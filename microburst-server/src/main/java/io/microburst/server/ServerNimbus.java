@@ -73,7 +73,7 @@ final class ServerNimbus extends ClusterNimbus {
         this.serverConf = serverConf;
         this.uploads = uploads;
         this.store = store;
-        this.upgrades = new ServerUpgrades(store);
+        this.upgrades = new ServerUpgrades(store, cluster.getUpgradeHistory());
         this.logLevels = new LogLevels(scheduler);
         this.advertisedHost = advertisedHost;
         scheduler.scheduleWithFixedDelay(this::closeUnusedLoaders, 1, 1, TimeUnit.SECONDS);
@@ -89,7 +89,8 @@ final class ServerNimbus extends ClusterNimbus {
     synchronized void restore() throws IOException {
         for (TopologyStore.Stored stored : store.loadAll()) {
             try {
-                start(stored);
+                start(stored, stored.conf());
+                upgrades.restored(stored.name());
                 LOG.info("Restored topology {} ({})", stored.name(), stored.status());
             } catch (TException | IOException | RuntimeException e) {
                 LOG.error("Cannot restore topology {}: {}", stored.name(), e.toString());
@@ -182,12 +183,10 @@ final class ServerNimbus extends ClusterNimbus {
         install(name, target.jar(), target.conf(), target.topology(), target.status(), true);
     }
 
-    /** Starts a stored topology in its own class loader, which becomes the context class loader of the submission. */
-    private void start(TopologyStore.Stored stored) throws TException, IOException {
-        start(stored, stored.conf());
-    }
-
-    /** As {@link #start(TopologyStore.Stored)}, submitting {@code conf} (the stored one, or one asking an upgrade). */
+    /**
+     * Starts a stored topology in its own class loader, which becomes the context class loader of the submission,
+     * submitting {@code conf} (the stored one, or one asking an upgrade).
+     */
     private void start(TopologyStore.Stored stored, Map<String, Object> conf) throws TException, IOException {
         TopologyClassLoader loader = new TopologyClassLoader(stored.name(), stored.jar(), ServerNimbus.class.getClassLoader());
         Thread thread = Thread.currentThread();

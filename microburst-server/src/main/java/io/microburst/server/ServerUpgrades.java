@@ -1,5 +1,6 @@
 package io.microburst.server;
 
+import io.microburst.cluster.upgrade.UpgradeHistory;
 import io.microburst.cluster.upgrade.UpgradeOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * configuration, topology, status) becomes, once the new version started, the one in
  * {@code DIR/previous-versions/NAME/}, kept until the next upgrade or a rollback; a failed or refused upgrade stores it
  * back as the current version and leaves the kept previous version as it was; {@code microburst upgrade --rollback} submits it
- * as the next upgrade, so a second rollback returns to the version rolled back from. A kill forgets both.
+ * as the next upgrade, so a second rollback returns to the version rolled back from. A kill forgets both. The
+ * topology's upgrades ({@link UpgradeHistory}: version, ids, time, gap) are stored beside it whenever it is stored
+ * and after each upgrade, and given back to the cluster when a restart starts it again ({@link #restored}).
  *
  * <p>Threading: called by {@link ServerNimbus} under its lock.
  */
@@ -33,9 +36,11 @@ final class ServerUpgrades {
     private final Map<String, Long> expected = new java.util.concurrent.ConcurrentHashMap<>();
     /** The stored version an upgrade in progress replaces, until it started or failed (a copy of its jar). */
     private final Map<String, TopologyStore.Stored> replaced = new java.util.concurrent.ConcurrentHashMap<>();
+    private final UpgradeHistory history;
 
-    ServerUpgrades(TopologyStore current) throws IOException {
+    ServerUpgrades(TopologyStore current, UpgradeHistory history) throws IOException {
         this.current = current;
+        this.history = history;
         this.previous = new TopologyStore(current.dir().resolveSibling("previous-versions"));
     }
 
@@ -56,7 +61,11 @@ final class ServerUpgrades {
         }
         Map<String, Object> kept = new HashMap<>(conf);
         kept.keySet().removeIf(k -> k.startsWith(UpgradeOptions.UPGRADE));
-        return current.save(name, jar, kept, topology, status);
+        TopologyStore.Stored stored = current.save(name, jar, kept, topology, status);
+        if (upgrade) {
+            saveHistory(name); // the upgrades so far, until this one is added
+        }
+        return stored;
     }
 
     /** The submission {@link #save}d for {@code name} started: the version it replaced becomes the previous one. */
@@ -68,6 +77,24 @@ final class ServerUpgrades {
             } catch (IOException e) {
                 LOG.error("Cannot keep the previous version of {}: {}", name, e.toString());
             }
+            saveHistory(name);
+        }
+    }
+
+    /** A stored topology started again after a restart: its stored upgrades are the cluster's again. */
+    void restored(String name) {
+        try {
+            history.restore(name, current.loadUpgrades(name));
+        } catch (IOException e) {
+            LOG.error("Topology {} runs without the record of its earlier upgrades: {}", name, e.getMessage());
+        }
+    }
+
+    private void saveHistory(String name) {
+        try {
+            current.saveUpgrades(name, history.of(name));
+        } catch (IOException e) {
+            LOG.error("Cannot store the upgrades of {}: {}", name, e.toString());
         }
     }
 
@@ -77,6 +104,7 @@ final class ServerUpgrades {
             TopologyStore.Stored was = upgrade ? replaced.remove(name) : null;
             if (was != null) {
                 current.save(name, was.jar(), was.conf(), was.topology(), was.status());
+                saveHistory(name);
             } else if (!upgrade) {
                 current.remove(name);
             }

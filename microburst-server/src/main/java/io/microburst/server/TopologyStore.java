@@ -1,7 +1,9 @@
 package io.microburst.server;
 
+import io.microburst.cluster.upgrade.UpgradeHistory;
 import io.microburst.runtime.task.EventSampling;
 import io.microburst.server.web.DebugSampling;
+import io.microburst.server.web.UpgradeList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * submitted topology under {@code DIR/topologies/NAME/} holding the jar, the submitted configuration (JSON), the
  * topology (Thrift binary), its status (ACTIVE or INACTIVE) and, once rebalanced, its executor counts
  * ({@code executors.json}: component to count, as the last rebalances left them), and once set, its debug sampling
- * ({@code debug.json}: component, or "" for the whole topology, to {@code enable} and {@code samplingPct}). Every file is written to a temporary name and moved
+ * ({@code debug.json}: component, or "" for the whole topology, to {@code enable} and {@code samplingPct}), and once
+ * upgraded, its upgrades ({@code upgrades.json}, as {@link UpgradeList} writes them). Every file is written to a temporary name and moved
  * into place atomically, so a process killed at any point leaves either the old or the new version; a folder without
  * its {@code status} file was never completely saved and is ignored.
  *
@@ -40,6 +43,7 @@ final class TopologyStore implements DebugSampling.Saved {
     private static final String STATUS = "status";
     private static final String EXECUTORS = "executors.json";
     private static final String DEBUG = "debug.json";
+    private static final String UPGRADES = "upgrades.json";
 
     private final Path dir;
 
@@ -139,6 +143,33 @@ final class TopologyStore implements DebugSampling.Saved {
             settings.put(String.valueOf(e.getKey()), new EventSampling.Setting(enable, pct.doubleValue()));
         }
         return settings;
+    }
+
+    /** Keeps a stored topology's upgrades, oldest first (none: no file). */
+    void saveUpgrades(String name, List<UpgradeHistory.Upgrade> upgrades) throws IOException {
+        Path folder = folder(name);
+        if (!Files.isDirectory(folder)) {
+            return;
+        }
+        if (upgrades.isEmpty()) {
+            Files.deleteIfExists(folder.resolve(UPGRADES));
+            return;
+        }
+        writeAtomically(folder.resolve(UPGRADES), JSONValue.toJSONString(UpgradeList.json(upgrades))
+            .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The upgrades {@link #saveUpgrades} kept for {@code name}; empty when it was never upgraded. */
+    List<UpgradeHistory.Upgrade> loadUpgrades(String name) throws IOException {
+        Path file = folder(name).resolve(UPGRADES);
+        if (!Files.isRegularFile(file)) {
+            return List.of();
+        }
+        try {
+            return UpgradeList.parse(JSONValue.parse(Files.readString(file, StandardCharsets.UTF_8)));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(UPGRADES + " of '" + name + "': " + e.getMessage());
+        }
     }
 
     /** The folder the topologies are stored in. */

@@ -63,6 +63,7 @@ public final class AdminRun {
             case ROLLBACK -> {
                 nimbus.rebalance(name, rebalanceOptions(command)); // the server's rollback, over Storm's Thrift
                 out.println("Rolled back topology: " + name);
+                SubmittedTopologies.printUpgrade(out, nimbus.getTopologySummaryByName(name));
             }
             default -> throw new IllegalStateException("unknown verb " + command.verb());
         }

@@ -66,7 +66,16 @@ final class SubmittedTopologies {
             out.println("  id:   " + t.get_id());
             out.println("  page: " + pageRoot.get() + "/topology.html?id="
                 + URLEncoder.encode(t.get_id(), StandardCharsets.UTF_8));
+            printUpgrade(out, t);
         }
         out.flush();
+    }
+
+    /** The upgrade that made {@code t}, as the server tells it (version, ids, time, output gap), if it was one. */
+    static void printUpgrade(PrintStream out, TopologySummary t) {
+        String status = t.is_set_sched_status() ? t.get_sched_status() : "";
+        if (status.startsWith("upgraded to version ")) {
+            out.println("  " + status);
+        }
     }
 }

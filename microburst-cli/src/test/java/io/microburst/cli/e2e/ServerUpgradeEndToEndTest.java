@@ -63,11 +63,14 @@ class ServerUpgradeEndToEndTest {
             TopologySummary second = summary(server);
             assertNotEquals(firstId, second.get_id());
             assertTrue(second.get_sched_status().startsWith("upgraded to version 2"), second.get_sched_status());
+            assertTrue(upgraded.out.contains("\n  upgraded to version 2 (" + firstId + " -> " + second.get_id() + ") at "),
+                "the command tells the upgrade: " + upgraded.out);
 
             Run rolledBack = microburst(server, "upgrade", "--rollback", NAME);
             assertEquals(0, rolledBack.status, rolledBack.err);
-            assertEquals("Rolled back topology: " + NAME, rolledBack.out.strip());
-            assertTrue(summary(server).get_sched_status().startsWith("upgraded to version 3"));
+            TopologySummary third = summary(server);
+            assertTrue(third.get_sched_status().startsWith("upgraded to version 3"));
+            assertEquals("Rolled back topology: " + NAME + "\n  " + third.get_sched_status(), rolledBack.out.strip());
             assertFalse(microburst(server, "upgrade", "--rollback", "missing").err.contains("\tat "), "no trace");
         }
     }

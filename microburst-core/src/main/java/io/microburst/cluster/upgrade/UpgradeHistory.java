@@ -72,6 +72,18 @@ public final class UpgradeHistory {
         }
     }
 
+    /**
+     * Gives {@code name} the upgrades a server kept across its restart (its topology was just submitted again, as
+     * stored), replacing any it has, so that the list and the next version number go on where they were.
+     */
+    public void restore(String name, List<Upgrade> upgrades) {
+        if (upgrades.isEmpty()) {
+            byName.remove(name);
+        } else {
+            byName.put(name, new ArrayList<>(upgrades));
+        }
+    }
+
     /** Forgets a name's upgrades (it was killed, or submitted afresh). */
     public void forget(String name) {
         byName.remove(name);

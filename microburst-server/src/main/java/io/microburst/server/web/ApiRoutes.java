@@ -49,7 +49,8 @@ final class ApiRoutes {
         Profiler profiler = debug.profiler();
         ConfViews confs = new ConfViews(nimbus);
         this.cluster = new ClusterApi(nimbus, machine, confs);
-        this.topologies = new TopologyApi(nimbus, machine, debug, confs, new EmittedTotals(microburst));
+        this.topologies = new TopologyApi(nimbus, machine, debug, confs, new EmittedTotals(microburst),
+            microburst.getUpgradeHistory());
         this.components = new ComponentApi(nimbus, debug, profiler, confs);
         this.streams = new StreamMetricsApi(nimbus);
         this.visualization = new Visualization(nimbus);

@@ -1,6 +1,7 @@
 package io.microburst.server.web;
 
 import io.microburst.cluster.ClusterViews;
+import io.microburst.cluster.upgrade.UpgradeHistory;
 import io.microburst.runtime.task.EventSampling;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +22,9 @@ import org.apache.storm.utils.VersionInfo;
  * workers (one per topology here), spouts and bolts (bolts with Storm's capacity), debug options and configuration.
  * Resource fields are this process' truth: the assigned memory is the server's heap limit, nothing is requested.
  * Each {@code topology/summary} row adds Microburst's {@code emitted} ({@link EmittedTotals}), which the cluster page
- * shows as a rate. Configurations come from {@link ConfViews} (fetched at most once a second). Stateless apart from
- * the shared {@link DebugSampling}, {@link ConfViews} and {@link EmittedTotals}; thread-safe.
+ * shows as a rate; {@code topology/ID} lists the topology's upgrades ({@code upgrades}, {@link UpgradeList}).
+ * Configurations come from {@link ConfViews} (fetched at most once a second). Stateless apart from the shared
+ * {@link DebugSampling}, {@link ConfViews}, {@link EmittedTotals} and {@link UpgradeHistory}; thread-safe.
  */
 final class TopologyApi {
     private final Nimbus.Iface nimbus;
@@ -30,14 +32,16 @@ final class TopologyApi {
     private final DebugSampling debug;
     private final ConfViews confs;
     private final EmittedTotals emitted;
+    private final UpgradeHistory upgrades;
 
     TopologyApi(Nimbus.Iface nimbus, MachineResources machine, DebugSampling debug, ConfViews confs,
-                EmittedTotals emitted) {
+                EmittedTotals emitted, UpgradeHistory upgrades) {
         this.nimbus = nimbus;
         this.machine = machine;
         this.debug = debug;
         this.confs = confs;
         this.emitted = emitted;
+        this.upgrades = upgrades;
     }
 
     Map<String, Object> summary() throws Exception {
@@ -157,6 +161,7 @@ final class TopologyApi {
         // the JSON getTopologyConf wrote, embedded as it is rather than parsed and written again
         json.put("configuration", conf.json());
         json.put("visualizationTable", List.of());
+        json.put("upgrades", UpgradeList.json(upgrades.of(info.get_name())));
         return json;
     }
 

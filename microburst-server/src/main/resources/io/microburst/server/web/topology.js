@@ -1,6 +1,6 @@
 // The topology page (Storm's topology.html?id=ID): summary, actions, stats by window, spouts and bolts, workers,
-// configuration, and what Storm's UI cannot show: the live graph, the threads with their fused tasks and queues, and
-// latency histograms, and where the tuples of an acked topology are.
+// configuration, and what Storm's UI cannot show: the upgrades, the live graph, the threads with their fused tasks and
+// queues, and latency histograms, and where the tuples of an acked topology are.
 (() => {
   const M = Microburst;
   const {cell, linkCell, fill, rate, post, say} = M;
@@ -44,6 +44,10 @@
     fill('stats', t.topologyStats, s => [linkCell(s.windowPretty, '?id=' + encodeURIComponent(id) + '&window=' +
       encodeURIComponent(s.window)), cell(s.emitted), cell(s.transferred), cell(s.completeLatency), cell(s.acked),
       cell(s.failed)]);
+    const upgrades = Array.isArray(t.upgrades) ? [...t.upgrades].reverse() : [];
+    M.show('upgrades-section', upgrades.length > 0);
+    fill('upgrades', upgrades, u => [cell(u.version), cell(String(u.time).replace('T', ' ').replace('Z', '')),
+      cell(u.fromId), cell(u.toId), cell(u.gapMs), cell(u.failedBack)]);
     fill('spouts', t.spouts, s => [linkCell(s.spoutId, componentLink(s.spoutId)), cell(s.executors), cell(s.tasks),
       cell(s.emitted), cell(s.transferred), cell(s.completeLatency), cell(s.acked), cell(s.failed),
       ...MicroburstCells.errorCells(s)]);
