@@ -113,8 +113,8 @@ final class ManyCoreModel {
      * decides (the same cut twice in a row is what the model's steady windows always give), the busiest thread's cut
      * is made, and the outcome is judged on the model's rates (throughput only: acked chains' latency is left to the
      * policy's objective), unless the thread that cut then waits for its input, which {@code CutCheck} does not judge
-     * (such a cut is kept); an undone cut is not tried again (the load does not change). The runtime's undo goes back
-     * to the start layout, whose kept cuts are then made again; the model keeps them. Stops when no thread cuts.
+     * (such a cut is kept); an undone cut is not tried again (the load does not change). The runtime's undo moves only
+     * that cut's tasks back (see {@code CutReturn}); the other cuts stay, as here. Stops when no thread cuts.
      */
     static Layout place(Chain chain, List<Integer> startCuts, int cores, PlacementPolicy.Mode mode) {
         TreeSet<Integer> cuts = new TreeSet<>(startCuts);

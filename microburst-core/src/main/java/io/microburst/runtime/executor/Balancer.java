@@ -79,7 +79,7 @@ public final class Balancer {
         this.clock = clock;
         this.threadWaits = threadWaits;
         this.cores = cores;
-        this.check = new CutCheck(host);
+        this.check = new CutCheck(host, inbox);
     }
 
     private static long clockNanos() {

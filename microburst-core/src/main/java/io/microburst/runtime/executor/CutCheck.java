@@ -3,6 +3,7 @@ package io.microburst.runtime.executor;
 import io.microburst.plan.DecisionCheck;
 import io.microburst.runtime.cost.WindowSum;
 import io.microburst.runtime.task.BoltTask;
+import io.microburst.runtime.task.Inbox;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * on one window against three, a cut that gave about what it needed was kept in some runs and undone in others. A
  * window in which this thread parked for want of work (its input fell, not its layout's speed) is no part of the
  * "after": the next ones that were busy are.
- * {@link DecisionCheck#judge} decides; an undone cut goes to {@link ExecutorHost#undoCut}, which restores the layout
- * and refuses the same cut until the load at that task changes.
+ * {@link DecisionCheck#judge} decides; an undone cut goes to {@link ExecutorHost#undoCut}, which moves the tasks back
+ * into this executor and refuses the same cut until the load at that task changes.
  *
  * <p>Threading: the executor's own thread only (the balancer's). The moved task's executed count is then written by
  * its new thread; reading it here may see a count a little old, which only shifts tuples between windows.
@@ -31,6 +32,7 @@ final class CutCheck {
     static final int MAX_WINDOWS = 10;
 
     private final ExecutorHost host;
+    private final Inbox home;
     private BoltTask moved;
     private double rateBefore;
     private double latencyBefore;
@@ -42,8 +44,9 @@ final class CutCheck {
     private double latencySum;
     private int latencyWindows;
 
-    CutCheck(ExecutorHost host) {
+    CutCheck(ExecutorHost host, Inbox home) {
         this.host = host;
+        this.home = home;
     }
 
     /** Whether a cut is being checked (no other is made meanwhile). */
@@ -99,12 +102,12 @@ final class CutCheck {
         double latencyAfter = latencyWindows == 0 ? -1 : latencySum / latencyWindows;
         DecisionCheck.Verdict v = DecisionCheck.judge(new DecisionCheck.Outcome(rateBefore, latencyBefore),
             new DecisionCheck.Outcome(rateAfter, latencyAfter), promised);
-        String component = moved.componentId();
+        BoltTask task = moved;
         moved = null;
         if (v.keep()) {
-            LOG.info("Cut at {} checked: {}", component, v.reason());
+            LOG.info("Cut at {} checked: {}", task.componentId(), v.reason());
         } else {
-            host.undoCut(component, rateBefore, "the cut at " + component + " did not pay: " + v.reason());
+            host.undoCut(home, task, rateBefore, "the cut at " + task.componentId() + " did not pay: " + v.reason());
         }
     }
 }

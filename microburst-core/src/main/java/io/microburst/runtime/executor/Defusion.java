@@ -39,7 +39,7 @@ final class Defusion {
             if (target == null) {
                 break;
             }
-            head.leaveFusion();
+            head.setFused(false);
             List<TaskRunner> staying = new ArrayList<>(Arrays.asList(tasks));
             staying.removeAll(moving);
             tasks = staying.toArray(new TaskRunner[0]);

@@ -72,14 +72,10 @@ public final class Executor implements Runnable {
     }
 
     /** Makes this executor a carrier of several executor groups; before its thread starts (the planning thread). */
-    public void makeCarrier() {
-        carrier = true;
-    }
+    public void makeCarrier() { carrier = true; }
 
     /** Whether this executor carries several executor groups (see {@link #makeCarrier}). Planning thread. */
-    public boolean isCarrier() {
-        return carrier;
-    }
+    public boolean isCarrier() { return carrier; }
 
     public Inbox inbox() {
         return inbox;
@@ -90,9 +86,7 @@ public final class Executor implements Runnable {
     }
 
     /** The tasks were opened or prepared by the executor they come from (see {@link ExecutorHost#defuse}). */
-    public void adoptStartedTasks() {
-        tasksStarted = true;
-    }
+    public void adoptStartedTasks() { tasksStarted = true; }
 
     /** Sets the tasks, before the thread starts. */
     public void setTasks(List<TaskRunner> runners, ClassLoader loader) {
@@ -105,6 +99,11 @@ public final class Executor implements Runnable {
 
     public TaskRunner[] tasks() {
         return tasks;
+    }
+
+    /** The tasks from now on: started ones that came back (an undone cut), or none; own thread, between turns. */
+    public void runTasks(TaskRunner[] now) {
+        tasks = now;
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.microburst.runtime.executor;
 
 import java.util.List;
+import io.microburst.runtime.task.BoltTask;
+import io.microburst.runtime.task.Inbox;
 import io.microburst.runtime.task.TaskRunner;
 
 /**
@@ -34,11 +36,13 @@ public interface ExecutorHost {
     boolean cutRefused(String componentId, double rate);
 
     /**
-     * A cut at {@code componentId}, made at {@code rateBefore} tuples a second there, did not keep its promise: restore
-     * the layout the topology started in and refuse that cut until the load changes. Returns at once; the layout is
-     * restored on another thread.
+     * The cut that moved {@code moved} (with the tasks fused after it) off {@code home}'s executor, made at
+     * {@code rateBefore} tuples a second there, did not keep its promise: move those tasks back into that executor,
+     * fused again, with the same instances (no user lifecycle call, no tuple lost or failed), and refuse that cut until
+     * the load changes. Runs on {@code home}'s thread, between turns, and returns once the tasks are back (or the
+     * move gave up: the topology stops, or the other executor did not let go of them in time).
      */
-    void undoCut(String componentId, double rateBefore, String why);
+    void undoCut(Inbox home, BoltTask moved, double rateBefore, String why);
 
     /** An unexpected error stopped an executor's loop; {@code task} may be null. */
     void reportError(TaskRunner task, Throwable error);

@@ -50,11 +50,11 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
     }
 
     /**
-     * This task no longer takes tuples by direct call: it moved to an executor of its own. Written by the thread of
-     * the executor it leaves, between turns (see Executor#defuseRequested).
+     * Whether this task takes tuples by direct call: false once it moved to an executor of its own, true again when it
+     * came back (an undone cut). Written by the thread of the executor it leaves or rejoins, between turns.
      */
-    public void leaveFusion() {
-        fused = false;
+    public void setFused(boolean value) {
+        fused = value;
     }
 
     /** Which copy of the execute code this task runs: the parity of its depth in its fused chain (see execute). */

@@ -25,12 +25,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where every task runs now: the executors built from a {@link ThreadLayout}, the tasks by id, and the one change a
- * running topology makes to them, an executor added for a fused task that moves (defusion). Also publishes which
+ * Where every task runs now: the executors built from a {@link ThreadLayout}, the tasks by id, and the changes a
+ * running topology makes to them: an executor added for a fused task that moves (defusion), and taken away again when
+ * those tasks move back (an undone cut, see {@link CutReturn}). Also publishes which
  * executors can feed each other back ({@link #cycleGroups}), since that depends on where tasks run.
  *
  * <p>Threading: any thread reads; {@link #build} runs under the lifecycle's lock before threads start, and
- * {@link #add} on the executor thread a task leaves, under this object's lock, against a concurrent
+ * {@link #add} and {@link #moveBack} on the executor thread a task leaves, under this object's lock, against a concurrent
  * {@link #haltAndList}.
  */
 final class Placement {
@@ -166,13 +167,7 @@ final class Placement {
             board.publish(inboxes(grown), provisional);
             e.adoptStartedTasks();
             for (TaskRunner t : moving) {
-                for (Map.Entry<Integer, Map<Integer, Map<String, IMetric>>> bucket : from.registeredMetrics().entrySet()) {
-                    Map<String, IMetric> metrics = bucket.getValue().remove(t.taskId());
-                    if (metrics != null) {
-                        e.registeredMetrics().computeIfAbsent(bucket.getKey(), k -> new HashMap<>()).put(t.taskId(), metrics);
-                    }
-                }
-                t.moveTo(e.inbox(), e.outbox());
+                move(t, from, e);
             }
             executors = grown;
             board.publish(inboxes(grown), cycleGroups());
@@ -180,6 +175,59 @@ final class Placement {
             e.createThread();
             return e;
         }
+    }
+
+    /**
+     * The reverse of {@link #add}, for a cut undone: every task of {@code away} moves back onto {@code home}, the
+     * executor it came from, keeping its instance, state and statistics, and {@code away} runs none. Runs on the thread
+     * of {@code away}, between turns, while {@code home}'s thread waits for it; {@link #retire} follows.
+     *
+     * @return the tasks that moved
+     */
+    TaskRunner[] moveBack(Executor away, Executor home) {
+        synchronized (lock) {
+            TaskRunner[] moving = away.tasks();
+            for (TaskRunner t : moving) {
+                move(t, away, home);
+            }
+            away.runTasks(new TaskRunner[0]);
+            if (home.isCarrier()) {
+                carrierMovesLeft++;
+            }
+            return moving;
+        }
+    }
+
+    /**
+     * {@code away}, whose tasks moved back ({@link #moveBack}), leaves the list: it shrinks back when {@code away} was
+     * the last executor added (the usual case); otherwise {@code away} stays in it, empty and stopped, so every other
+     * executor keeps its index. Its inbox stays published at its index until another executor takes that index, so a
+     * thread of the user's own that read a link just before the move still finds it. The thread the tasks moved to.
+     */
+    void retire(Executor away) {
+        synchronized (lock) {
+            Executor[] old = executors;
+            boolean last = away.index() == old.length - 1 && old[away.index()] == away;
+            if (last) {
+                executors = Arrays.copyOf(old, old.length - 1);
+            }
+            int[] groups = Arrays.copyOf(cycleGroups(), old.length);
+            if (last) {
+                groups[away.index()] = -1; // no executor, no cycle
+            }
+            board.publish(inboxes(old), groups);
+        }
+    }
+
+    /** {@code t} runs on {@code to} from now on, with the IMetrics it registered on {@code from}; under the lock. */
+    private static void move(TaskRunner t, Executor from, Executor to) {
+        for (Map.Entry<Integer, Map<Integer, Map<String, IMetric>>> bucket : from.registeredMetrics().entrySet()) {
+            Map<String, IMetric> metrics = bucket.getValue().remove(t.taskId());
+            if (metrics != null) {
+                to.registeredMetrics().computeIfAbsent(bucket.getKey(), k -> new HashMap<>()).put(t.taskId(), metrics);
+            }
+        }
+        t.moveTo(to.inbox(), to.outbox());
     }
 
     /** Marks the topology halted (no executor is added after this) and returns the executors to stop. */

@@ -44,11 +44,16 @@ final class StatsViews {
         return views;
     }
 
-    /** A live view of each executor thread: its fused tasks, queue fill and backpressure. */
+    /**
+     * A live view of each executor thread: its fused tasks, queue fill and backpressure. An executor that runs no task
+     * (its tasks moved back, see {@link CutReturn}) has no thread left to show.
+     */
     static List<ThreadView> threads(Executor[] executors) {
         List<ThreadView> views = new ArrayList<>();
         for (Executor e : executors) {
-            views.add(new ThreadView(e));
+            if (e.tasks().length > 0) {
+                views.add(new ThreadView(e));
+            }
         }
         return views;
     }

@@ -60,13 +60,6 @@ final class TopologyHost implements TaskHost, ExecutorHost {
 
     /** Cuts undone, by component, with the rate at the cut when it was undone; any thread. */
     private final Map<String, Double> refusedCuts = new ConcurrentHashMap<>();
-    /** Restores the start layout after an undone cut; set by the topology before its executors start. */
-    private volatile Runnable restoreLayout = () -> { };
-
-    /** What restores the layout the topology started in (see {@link #undoCut}); the starting thread. */
-    void onUndoCut(Runnable restore) {
-        this.restoreLayout = restore;
-    }
 
     /** Executor threads (their balancers), before a cut. */
     @Override
@@ -76,15 +69,24 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     }
 
     /**
-     * The thread of the executor whose cut failed its check; the layout is restored on a short-lived thread
-     * ({@code placement-undo}), since the rebalance stops the calling executor too.
+     * The thread of the executor whose cut failed its check: the tasks move back into it ({@link CutReturn}), and the
+     * executor they leave stops.
      */
     @Override
-    public void undoCut(String componentId, double rateBefore, String why) {
-        refusedCuts.put(componentId, rateBefore);
-        LOG.warn("Topology {}: {}; the layout it started in is restored (its executors start afresh, as after a "
-            + "rebalance), and that cut is not made again until the load there changes", plan.name(), why);
-        restoreLayout.run();
+    public void undoCut(Inbox home, BoltTask moved, double rateBefore, String why) {
+        refusedCuts.put(moved.componentId(), rateBefore);
+        Executor to = placement.executors()[home.index()];
+        Executor away = placement.executorOf(moved);
+        TaskRunner[] back = CutReturn.bringBack(placement, board, to, moved);
+        if (back == null) {
+            LOG.warn("Topology {}: {}; it stays cut ({} did not let go of it in {} ms, or the topology stops), and "
+                + "is not made again until the load there changes", plan.name(), why, away, CutReturn.WAIT_MS);
+            return;
+        }
+        timers.cancelExecutor(away);
+        timers.scheduleMetrics(to);
+        LOG.warn("Topology {}: {}; {} runs fused in {} again (same instances, nothing replayed), and that cut is not "
+            + "made again until the load there changes", plan.name(), why, moved.componentId(), to);
     }
 
     @Override

@@ -91,8 +91,6 @@ public final class TopologyRuntime {
         this.host = new TopologyHost(plan, loader, tupleContext, acking, board, resources, supervisor, timers);
         this.placement = new Placement(plan.name(), board, host, host, loader, queueSize, batchSize);
         host.attach(placement);
-        // an undone cut: the start layout rebuilt, off the asking executor's thread (the rebalance stops it too)
-        host.onUndoCut(() -> delayed.after("placement-undo", 0, () -> rebalance(plan.executorCounts(), 0, () -> { })));
         this.autoParallelism = ParallelismPolicy.enabled(conf) ? new AutoParallelism(plan, placement::executors,
             () -> fusion, errors, counts -> rebalance(counts, 1, () -> { }), () -> "ACTIVE".equals(status)) : null;
     }

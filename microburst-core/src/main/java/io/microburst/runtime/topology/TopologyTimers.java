@@ -40,6 +40,8 @@ final class TopologyTimers {
     private final boolean timeouts;
     private final int timeoutSecs;
     private final List<ScheduledFuture<?>> schedules = new CopyOnWriteArrayList<>();
+    /** The entries that post to one executor, so that an executor that goes away (an undone cut) takes them along. */
+    private final Map<Executor, List<ScheduledFuture<?>>> byExecutor = new ConcurrentHashMap<>();
     private final Set<Long> scheduledBuckets = ConcurrentHashMap.newKeySet();
     /** Set when the topology stopped for good: anything scheduled afterwards is cancelled at once. */
     private volatile boolean closed;
@@ -91,30 +93,30 @@ final class TopologyTimers {
         }
         if (metrics.builtinsObserved()) {
             long period = MetricsWiring.BUILTIN_UPDATE_MS;
-            schedules.add(timer.every(period, period, () -> metrics.updateBuiltins(e)));
+            add(e, timer.every(period, period, () -> metrics.updateBuiltins(e)));
         }
         int v2Interval = metrics.v2IntervalSecs();
         if (v2Interval >= 0) {
             long periodMs = Math.max(1, v2Interval) * 1000L;
-            schedules.add(timer.every(periodMs, periodMs, () -> e.post(() -> metrics.collectV2(e, v2Interval))));
+            add(e, timer.every(periodMs, periodMs, () -> e.post(() -> metrics.collectV2(e, v2Interval))));
         }
         List<SpoutTask> tuned = spouts.stream().filter(SpoutTask::autoTuned).toList();
         if (!tuned.isEmpty() && acking) {
             long period = 1000L * ObjectReader.getInt(
                 plan.conf().get(ConfigKeys.MAX_SPOUT_PENDING_AUTOTUNE_SECS), 120);
-            schedules.add(timer.every(period, period, () -> e.post(() -> tuned.forEach(SpoutTask::autoTune))));
+            add(e, timer.every(period, period, () -> e.post(() -> tuned.forEach(SpoutTask::autoTune))));
         }
         if (fusion != null && fusion.any()) {
-            schedules.add(timer.every(Balancer.BALANCE_PERIOD_MS, Balancer.BALANCE_PERIOD_MS, () -> e.post(e::balance)));
+            add(e, timer.every(Balancer.BALANCE_PERIOD_MS, Balancer.BALANCE_PERIOD_MS, () -> e.post(e::balance)));
         }
         if (acking && timeouts) {
             long half = Math.max(100, timeoutSecs * 500L);
-            schedules.add(timer.onStormClock(half, half, () -> e.post(e::touchQueued)));
+            add(e, timer.onStormClock(half, half, () -> e.post(e::touchQueued)));
         }
         if (!spouts.isEmpty() && acking && timeouts) {
             long period = timeoutSecs * 1000L;
             long nanos = TimeUnit.SECONDS.toNanos(timeoutSecs);
-            schedules.add(timer.onStormClock(period, period, () -> e.post(() -> spouts.forEach(s -> s.rotate(nanos)))));
+            add(e, timer.onStormClock(period, period, () -> e.post(() -> spouts.forEach(s -> s.rotate(nanos)))));
         }
         cancelIfClosed();
     }
@@ -127,9 +129,26 @@ final class TopologyTimers {
                 continue;
             }
             long periodMs = bucket * 1000L;
-            schedules.add(timer.onStormClock(periodMs, periodMs, () -> e.post(() -> metrics.collect(e, bucket))));
+            add(e, timer.onStormClock(periodMs, periodMs, () -> e.post(() -> metrics.collect(e, bucket))));
             cancelIfClosed();
         }
+    }
+
+    private void add(Executor e, ScheduledFuture<?> f) {
+        schedules.add(f);
+        byExecutor.computeIfAbsent(e, k -> new CopyOnWriteArrayList<>()).add(f);
+    }
+
+    /** Cancels the entries that post to {@code e}, which runs no task any more (see {@link CutReturn}). */
+    void cancelExecutor(Executor e) {
+        List<ScheduledFuture<?>> mine = byExecutor.remove(e);
+        if (mine != null) {
+            for (ScheduledFuture<?> f : mine) {
+                f.cancel(false);
+            }
+            schedules.removeAll(mine);
+        }
+        scheduledBuckets.removeIf(key -> (int) (key >>> 32) == e.index());
     }
 
     /** Cancels every entry; the topology's executors are being replaced (rebalance). */
@@ -138,6 +157,7 @@ final class TopologyTimers {
             f.cancel(false);
         }
         schedules.clear();
+        byExecutor.clear();
         scheduledBuckets.clear();
     }
 
