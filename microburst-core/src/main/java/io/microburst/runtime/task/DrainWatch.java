@@ -12,7 +12,9 @@ import org.apache.storm.spout.CheckpointSpout;
  * version stops after it), it runs after every tree of the spout completes (acked, failed, failed back), after the
  * spout's own ack or fail: a one-time action once the spout is settled ({@link #whenIdle}), and, on Storm's
  * checkpoint spout, an action after each checkpoint it completes ({@link #afterCheckpoint}), with which the upgrade
- * starts the next one at once ({@link #nudge}) while stopped spouts still wait for a commit.
+ * starts the next one at once ({@link #nudge}) while stopped spouts still wait for a commit. On the checkpoint spout
+ * of the version an upgrade starts it does the same until that version's spouts have their first trees acked, and
+ * then leaves ({@link #detach}; see {@code FirstCommit}).
  *
  * <p>Threading: the spout's executor thread only (every call is posted there as mail, or runs in the hook).
  */
@@ -34,6 +36,13 @@ public final class DrainWatch extends BaseTaskHook {
         }
         task.context.addTaskHook(this);
         return true;
+    }
+
+    /** Leaves the task's hooks; not from inside a hook call (the task iterates them), so posted after it. */
+    public void detach() {
+        if (task.context != null) {
+            task.context.getHooks().remove(this);
+        }
     }
 
     /**
