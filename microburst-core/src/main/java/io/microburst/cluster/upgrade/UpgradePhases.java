@@ -2,8 +2,10 @@ package io.microburst.cluster.upgrade;
 
 /**
  * Where one upgrade's time went, each phase as {@link System#nanoTime()} at its end, for the log and the
- * measurements: the output gap runs from {@link #drained} (the old version's last tree completed) to the new
+ * measurements: the output gap runs from {@code drained} (the old version's last tree completed) to the new
  * version's first ack, which only its spouts see.
+ *
+ * <p>Threading: immutable.
  *
  * @param start the upgrade began (the submit arrived)
  * @param checked the new version was planned and checked, its components deserialized
@@ -12,8 +14,6 @@ package io.microburst.cluster.upgrade;
  * @param oldStopped the old version stopped as a kill stops it (tasks closed, subprocesses ended)
  * @param handedOver the state was handed over and the new version listed under the name
  * @param started the new version's threads started and it was activated (its tasks open on their threads)
- *
- * <p>Threading: immutable.
  */
 public record UpgradePhases(long start, long checked, long drained, long quiet, long oldStopped, long handedOver,
                             long started) {

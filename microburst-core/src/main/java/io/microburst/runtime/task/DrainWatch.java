@@ -24,6 +24,8 @@ public final class DrainWatch extends BaseTaskHook {
     private Runnable afterCheckpoint;
     /** The action of the last checkpoint tuple the spout emitted (Storm's checkpoint spout only), or null. */
     private Object lastCheckpointAction;
+    /** The checkpoint spout's own idle sleep while {@link #awake}, restored by {@link #detach}; else 0. */
+    private int sleepMillis;
 
     public DrainWatch(SpoutTask task) {
         this.task = task;
@@ -38,10 +40,17 @@ public final class DrainWatch extends BaseTaskHook {
         return true;
     }
 
-    /** Leaves the task's hooks; not from inside a hook call (the task iterates them), so posted after it. */
+    /**
+     * Leaves the task's hooks and restores the spout's sleep ({@link #awake}); not from inside a hook call (the task
+     * iterates them), so posted after it.
+     */
     public void detach() {
         if (task.context != null) {
             task.context.getHooks().remove(this);
+        }
+        if (sleepMillis > 0) {
+            CheckpointNudge.sleep(task.spout, sleepMillis);
+            sleepMillis = 0;
         }
     }
 
@@ -68,6 +77,18 @@ public final class DrainWatch extends BaseTaskHook {
     /** Runs {@code action} after every checkpoint this (checkpoint) spout completes, committed or recovered. */
     public void afterCheckpoint(Runnable action) {
         afterCheckpoint = action;
+    }
+
+    /**
+     * While this watch lasts, Storm's checkpoint spout does not sleep in a nextTuple that has nothing to start (see
+     * {@link CheckpointNudge#sleep}), so a nudge or a question posted to its thread is not held back by it;
+     * {@link #detach} restores the sleep. Nothing, for any other spout.
+     */
+    public void awake() {
+        int was = CheckpointNudge.sleep(task.spout, 0);
+        if (was > 0) {
+            sleepMillis = was;
+        }
     }
 
     /**

@@ -21,7 +21,8 @@ import io.microburst.runtime.task.TaskRunner;
  *   <li>a spout's first emit has the checkpoint spout start a checkpoint at once ({@link DrainWatch#nudge}), and
  *   so does each checkpoint completed while a spout that emitted still waits for its first tree (asked on the
  *   checkpoint spout's thread in the same turn, so no idle nextTuple of Storm's checkpoint spout, which sleeps,
- *   comes between).</li>
+ *   comes between); meanwhile the checkpoint spout does not sleep in an idle nextTuple ({@link DrainWatch#awake}), so
+ *   a first emit's nudge is not held back either.</li>
  * </ul>
  * At most {@link #WATCHED_CHECKPOINTS} checkpoints are watched: after those, or once every spout heard of its first
  * tree, the bounds are lifted and the hooks leave the tasks. Nothing waits for a clock; each step is a signal.
@@ -84,6 +85,7 @@ public final class FirstCommit {
                 finish(cp, cpExecutor, watches, executors);
                 return;
             }
+            cp.awake();
             cp.afterCheckpoint(() -> {
                 if (unheard.get() == 0 || ++watched[0] > WATCHED_CHECKPOINTS) {
                     finish(cp, cpExecutor, watches, executors);
