@@ -43,7 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * alternating versions (the second changes the bolt's logic and its executor count). Reports per upgrade the output
  * gap (the longest time between two acks around the upgrade), the gap the upgrade recorded, and at the end the ids
  * lost and counted twice in the state, the heap after GC and the live threads, into
- * {@code target/upgrade-gaps.txt}.
+ * {@code target/upgrade-gaps.txt}; and per upgrade its phases as the upgrade logs them (check, drain, final
+ * checkpoint, stop old, state hand-over, start new) with, from the components' own stamps, when the new version's
+ * spout opened and first emitted, its bolt's state was initialized, its first checkpoint prepared and committed.
  */
 @EnabledIfSystemProperty(named = "microburst.long", matches = "true")
 class UpgradeGapMeasurement {
@@ -82,7 +84,7 @@ class UpgradeGapMeasurement {
         List<Long> paused = new ArrayList<>();
         long[] heap = new long[2];
         int[] threads = new int[2];
-        try (MicroburstCluster cluster = new MicroburstCluster()) {
+        try (UpgradeLog log = new UpgradeLog(); MicroburstCluster cluster = new MicroburstCluster()) {
             cluster.submitTopology("counts", conf, topology(false));
             awaitAcks(5_000);
             int steadyFrom = ACKS.get();
@@ -116,6 +118,7 @@ class UpgradeGapMeasurement {
                     + " one's spout opened at " + after(OPENED, i) + ", first emitted " + after(FIRST_EMIT, i)
                     + ", bolt's first initState " + after(FIRST_INIT, i) + ", prePrepare " + after(FIRST_PREPARE, i)
                     + ", preCommit " + after(FIRST_COMMIT, i) + " ms");
+                lines.add("  phases: " + log.last());
             }
             heap[1] = heapAfterGc();
             threads[1] = Thread.activeCount();
@@ -146,6 +149,43 @@ class UpgradeGapMeasurement {
         lines.forEach(System.out::println);
         Files.write(Path.of("target", "upgrade-gaps.txt"), lines);
         assertEquals(0, lost, "ids lost");
+    }
+
+    /**
+     * The upgrade's own log line at INFO, where it says where its time went (the phases up to the new version's
+     * activation); the measurement adds what follows from its components' stamps.
+     */
+    static final class UpgradeLog extends org.apache.logging.log4j.core.appender.AbstractAppender
+        implements AutoCloseable {
+        private final org.apache.logging.log4j.core.Logger logger = (org.apache.logging.log4j.core.Logger)
+            org.apache.logging.log4j.LogManager.getLogger("io.microburst.cluster.upgrade.TopologyUpgrade");
+        private final org.apache.logging.log4j.Level level = logger.getLevel();
+        private volatile String last = "none logged";
+
+        UpgradeLog() {
+            super("upgrade-phases", null, null, true, org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY);
+            start();
+            logger.addAppender(this);
+            logger.setLevel(org.apache.logging.log4j.Level.INFO);
+        }
+
+        @Override
+        public void append(org.apache.logging.log4j.core.LogEvent event) {
+            String message = event.getMessage().getFormattedMessage();
+            int from = message.lastIndexOf(" (");
+            last = from < 0 ? message : message.substring(from + 2, message.length() - 1);
+        }
+
+        String last() {
+            return last;
+        }
+
+        @Override
+        public void close() {
+            logger.removeAppender(this);
+            logger.setLevel(level);
+            stop();
+        }
     }
 
     private static long ms(long nanos) {

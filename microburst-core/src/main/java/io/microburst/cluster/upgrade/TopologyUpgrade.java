@@ -2,6 +2,7 @@ package io.microburst.cluster.upgrade;
 
 import io.microburst.cluster.TopologySubmitter;
 import io.microburst.cluster.TopologyTable;
+import io.microburst.runtime.topology.FirstCommit;
 import io.microburst.runtime.topology.Handover;
 import io.microburst.runtime.topology.TopologyRuntime;
 import java.util.Map;
@@ -29,9 +30,10 @@ import org.slf4j.LoggerFactory;
  *   <li>the state is handed over: same provider, same namespaces, moved where a task id changed
  *   ({@link StateCarry}); the new version, made with its own class loader, is listed under the name and started,
  *   active if the old one was. Stateful components open their state only now, after the old version's last
- *   commit, as Storm's checkpoint spout reads its transaction when it opens;</li>
- *   <li>the upgrade is recorded ({@link UpgradeHistory}). Each version has an id of its own; the ids of earlier
- *   versions keep finding the topology.</li>
+ *   commit, as Storm's checkpoint spout reads its transaction when it opens; its first checkpoint follows its
+ *   spouts' first tuples at once ({@link FirstCommit});</li>
+ *   <li>the upgrade is recorded ({@link UpgradeHistory}) and logged with its phases ({@link UpgradePhases}). Each
+ *   version has an id of its own; the ids of earlier versions keep finding the topology.</li>
  * </ol>
  * If the new version fails to start after all, the old version is started again in its place, from its plan.
  *
@@ -97,6 +99,7 @@ public final class TopologyUpgrade {
 
     private synchronized void upgrade(TopologyRuntime old, Map<String, Object> conf, StormTopology topology)
         throws InvalidTopologyException, InterruptedException {
+        long start = System.nanoTime();
         String name = old.plan().name();
         String status = old.status();
         if (!"ACTIVE".equals(status) && !"INACTIVE".equals(status)) {
@@ -112,20 +115,27 @@ public final class TopologyUpgrade {
         }
         boolean wasActive = "ACTIVE".equals(status);
         int waitSecs = options.waitSecs() >= 0 ? options.waitSecs() : old.plan().defaultWaitSecs();
-        long drainStart = System.nanoTime();
+        long checked = System.nanoTime();
         Handover.Result drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID),
             waitSecs * 1000L);
         long quiet = System.nanoTime();
         old.kill(0, () -> { });
         long oldStopped = System.nanoTime();
         TopologyRuntime runtime;
+        long handedOver;
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(next.loader());
         try {
             StateCarry.apply(next.topoConf(), state.moves(), state.cleared());
             runtime = submitter.listInPlaceOf(next, old);
-            submitter.start(runtime, next, wasActive);
+            handedOver = System.nanoTime();
+            // started inactive, so that the watch of its first commit is in place before any spout's first nextTuple
+            submitter.start(runtime, next, false);
+            FirstCommit.watch(runtime, CheckpointSpout.CHECKPOINT_COMPONENT_ID);
+            if (wasActive) {
+                runtime.setActive(true);
+            }
         } catch (InvalidTopologyException | RuntimeException e) {
             restartOld(old, wasActive);
             throw e instanceof InvalidTopologyException i ? i : new WrappedInvalidTopologyException("Upgrade of "
@@ -133,17 +143,14 @@ public final class TopologyUpgrade {
         } finally {
             thread.setContextClassLoader(previous);
         }
-        long gapMillis = (System.nanoTime() - drained.drainedNanos()) / 1_000_000;
+        long started = System.nanoTime();
+        UpgradePhases phases = new UpgradePhases(start, checked, drained.drainedNanos(), quiet, oldStopped,
+            handedOver, started);
+        long gapMillis = (started - drained.drainedNanos()) / 1_000_000;
         UpgradeHistory.Upgrade done = new UpgradeHistory.Upgrade(history.nextVersion(name), old.plan().stormId(),
             runtime.plan().stormId(), System.currentTimeMillis(), gapMillis, drained.failedBack());
         history.add(name, done);
-        LOG.info("Topology {} {} (drained in {} ms, checkpoint quiet {} ms later, old stopped in {} ms, new started "
-            + "in {} ms)", name, done.describe(), ms(drained.drainedNanos() - drainStart),
-            ms(quiet - drained.drainedNanos()), ms(oldStopped - quiet), ms(System.nanoTime() - oldStopped));
-    }
-
-    private static long ms(long nanos) {
-        return nanos / 1_000_000;
+        LOG.info("Topology {} {} ({})", name, done.describe(), phases.describe());
     }
 
     /** The new version did not start: the old one starts again from its plan and class loader, in its status. */

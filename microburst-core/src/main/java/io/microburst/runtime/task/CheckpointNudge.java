@@ -17,29 +17,52 @@ import org.apache.storm.spout.CheckpointSpout;
  * <p>Threading: {@link #now} on the checkpoint spout's executor thread only (the spout's own fields).
  */
 final class CheckpointNudge {
-    private static final String START_FIELD = "lastCheckpointTs";
     /** The start-time field of each checkpoint spout class (one per class loader that loads storm-client), or null. */
-    private static final ClassValue<VarHandle> START = new ClassValue<>() {
-        @Override
-        protected VarHandle computeValue(Class<?> type) {
-            try {
-                return MethodHandles.privateLookupIn(type, MethodHandles.lookup())
-                    .findVarHandle(type, START_FIELD, long.class);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return null;
-            }
-        }
-    };
+    private static final ClassValue<VarHandle> START = field("lastCheckpointTs", long.class);
+    /** The field holding how long an idle nextTuple sleeps, milliseconds, or null. */
+    private static final ClassValue<VarHandle> SLEEP = field("sleepInterval", int.class);
 
     private CheckpointNudge() {
     }
 
+    private static ClassValue<VarHandle> field(String name, Class<?> fieldType) {
+        return new ClassValue<>() {
+            @Override
+            protected VarHandle computeValue(Class<?> type) {
+                try {
+                    return MethodHandles.privateLookupIn(type, MethodHandles.lookup()).findVarHandle(type, name,
+                        fieldType);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    return null;
+                }
+            }
+        };
+    }
+
+    private static VarHandle of(ClassValue<VarHandle> field, Object spout) {
+        return spout == null || !CheckpointSpout.class.getName().equals(spout.getClass().getName()) ? null
+            : field.get(spout.getClass());
+    }
+
+    /**
+     * Sets how long Storm's checkpoint spout sleeps inside a nextTuple that has nothing to start, in milliseconds;
+     * returns what it was, or -1, doing nothing, for any other spout. The sleep is a back-off for Storm's own executor
+     * loop: ours idles a spout that emitted nothing by itself and wakes at once for mail, which a sleep inside
+     * nextTuple holds back (a nudge, the ack of a step). 0 makes the idle call return at once.
+     */
+    static int sleep(Object spout, int millis) {
+        VarHandle sleep = of(SLEEP, spout);
+        if (sleep == null) {
+            return -1;
+        }
+        int was = (int) sleep.get(spout);
+        sleep.set(spout, millis);
+        return was;
+    }
+
     /** True if {@code spout} is Storm's checkpoint spout and will start its next checkpoint without waiting. */
     static boolean now(Object spout) {
-        if (spout == null || !CheckpointSpout.class.getName().equals(spout.getClass().getName())) {
-            return false;
-        }
-        VarHandle start = START.get(spout.getClass());
+        VarHandle start = of(START, spout);
         if (start == null) {
             return false;
         }

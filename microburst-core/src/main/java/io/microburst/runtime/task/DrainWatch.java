@@ -12,7 +12,9 @@ import org.apache.storm.spout.CheckpointSpout;
  * version stops after it), it runs after every tree of the spout completes (acked, failed, failed back), after the
  * spout's own ack or fail: a one-time action once the spout is settled ({@link #whenIdle}), and, on Storm's
  * checkpoint spout, an action after each checkpoint it completes ({@link #afterCheckpoint}), with which the upgrade
- * starts the next one at once ({@link #nudge}) while stopped spouts still wait for a commit.
+ * starts the next one at once ({@link #nudge}) while stopped spouts still wait for a commit. On the checkpoint spout
+ * of the version an upgrade starts it does the same until that version's spouts have their first trees acked, and
+ * then leaves ({@link #detach}; see {@code FirstCommit}).
  *
  * <p>Threading: the spout's executor thread only (every call is posted there as mail, or runs in the hook).
  */
@@ -22,6 +24,8 @@ public final class DrainWatch extends BaseTaskHook {
     private Runnable afterCheckpoint;
     /** The action of the last checkpoint tuple the spout emitted (Storm's checkpoint spout only), or null. */
     private Object lastCheckpointAction;
+    /** The checkpoint spout's own idle sleep while {@link #awake}, restored by {@link #detach}; else 0. */
+    private int sleepMillis;
 
     public DrainWatch(SpoutTask task) {
         this.task = task;
@@ -34,6 +38,20 @@ public final class DrainWatch extends BaseTaskHook {
         }
         task.context.addTaskHook(this);
         return true;
+    }
+
+    /**
+     * Leaves the task's hooks and restores the spout's sleep ({@link #awake}); not from inside a hook call (the task
+     * iterates them), so posted after it.
+     */
+    public void detach() {
+        if (task.context != null) {
+            task.context.getHooks().remove(this);
+        }
+        if (sleepMillis > 0) {
+            CheckpointNudge.sleep(task.spout, sleepMillis);
+            sleepMillis = 0;
+        }
     }
 
     /**
@@ -59,6 +77,18 @@ public final class DrainWatch extends BaseTaskHook {
     /** Runs {@code action} after every checkpoint this (checkpoint) spout completes, committed or recovered. */
     public void afterCheckpoint(Runnable action) {
         afterCheckpoint = action;
+    }
+
+    /**
+     * While this watch lasts, Storm's checkpoint spout does not sleep in a nextTuple that has nothing to start (see
+     * {@link CheckpointNudge#sleep}), so a nudge or a question posted to its thread is not held back by it;
+     * {@link #detach} restores the sleep. Nothing, for any other spout.
+     */
+    public void awake() {
+        int was = CheckpointNudge.sleep(task.spout, 0);
+        if (was > 0) {
+            sleepMillis = was;
+        }
     }
 
     /**

@@ -38,7 +38,7 @@ final class SpoutHooks {
                 hook.spoutAck(info);
             }
         } catch (Throwable t) {
-            task.hookFailed(t, "task hook spoutAck");
+            hookFailed(task, t, "task hook spoutAck");
         }
     }
 
@@ -50,11 +50,20 @@ final class SpoutHooks {
                 hook.spoutFail(info);
             }
         } catch (Throwable t) {
-            task.hookFailed(t, "task hook spoutFail");
+            hookFailed(task, t, "task hook spoutFail");
         }
     }
 
     private static Long millis(long nanos) {
         return nanos < 0 ? null : nanos / 1_000_000;
+    }
+
+    /** A hook threw: the task's failure while its instance is up, else only its error. */
+    private static void hookFailed(SpoutTask task, Throwable t, String phase) {
+        if (task.up) {
+            task.failed(t, phase);
+        } else {
+            task.host.reportError(task, t);
+        }
     }
 }

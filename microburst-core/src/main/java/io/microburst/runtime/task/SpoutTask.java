@@ -49,11 +49,8 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     public SpoutTask(TaskHost host, Inbox inbox, Outbox outbox, ComponentPlan component, int taskId) {
         super(host, inbox, outbox, component, taskId);
         this.sampleCounter = sampleEvery - 1; // the first tree is timed
-        this.maxPending = PendingTuning.configured(component);
-        this.tuning = PendingTuning.of(component, maxPending);
-        if (tuning != null) {
-            maxPending = tuning.max();
-        }
+        this.tuning = PendingTuning.of(component, PendingTuning.configured(component));
+        capPending(0);
     }
 
     @Override
@@ -309,6 +306,12 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         return maxPending;
     }
 
+    /** At most {@code cap} pending trees for now ({@link FirstTreeWatch}); 0: the configured or tuned bound again. */
+    void capPending(int cap) {
+        int bound = tuning != null ? tuning.max() : PendingTuning.configured(component);
+        maxPending = cap > 0 && (bound == 0 || cap < bound) ? cap : bound;
+    }
+
     private void acked(Object messageId, int stream, long completeNanos) {
         ackedSinceTune++;
         stats.spoutAcked(stream, completeNanos);
@@ -321,15 +324,6 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         }
         if (!hooks.isEmpty()) {
             SpoutHooks.acked(this, messageId, completeNanos);
-        }
-    }
-
-    /** A hook threw (see {@link SpoutHooks}): the task's failure while its instance is up, else only its error. */
-    void hookFailed(Throwable t, String phase) {
-        if (up) {
-            failed(t, phase);
-        } else {
-            host.reportError(this, t);
         }
     }
 
@@ -364,6 +358,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         });
         closeQuietly();
         activated = false;
+        capPending(0); // a bound set through the old instance's hooks goes with them
         start();
     }
 

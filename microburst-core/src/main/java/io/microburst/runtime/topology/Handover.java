@@ -22,7 +22,8 @@ import io.microburst.runtime.task.TaskRunner;
  *
  * <p>Nothing waits for a clock: each spout tells the waiting thread when it has nothing pending (a {@link DrainWatch}
  * on its thread, after its last tree completes). The kept checkpoint spout starts a checkpoint at once when the drain
- * begins, and after each one it completes, asks the stopped spouts whether they still wait: each answers on its own
+ * begins (and no longer sleeps in an idle nextTuple, which would hold back the mail that follows), and after each one
+ * it completes, asks the stopped spouts whether they still wait: each answers on its own
  * thread, after the trees that commit completed (their completions were queued before the question), and one still
  * waiting starts the next checkpoint at once rather than an interval later. So a stateful bolt's held acks come at
  * the next commit, and no checkpoint is started that nothing waits for. A look at a spout runs on the spout's own executor thread (posted as mail): a spout task is
@@ -69,6 +70,7 @@ public final class Handover {
         for (Watched w : kept) {
             w.executor.post(() -> {
                 w.watch.attach();
+                w.watch.awake();
                 w.watch.nudge();
                 w.watch.afterCheckpoint(() -> askStillWaiting(stopped, w, draining));
             });
