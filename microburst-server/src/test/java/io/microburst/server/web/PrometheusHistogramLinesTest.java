@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A scrape reads (walks into buckets) only the latency histograms that recorded since the last scrape: a task with no
  * new sample has the same lines again, unread; a new sample shows in the next scrape with the right counts; every
- * series stays while its task lives.
+ * series stays while its task lives; and the text is, line for line, what the client library's writer makes of the
+ * same counters ({@link ClientWriterReference}).
  */
 @Timeout(120)
 class PrometheusHistogramLinesTest {
@@ -68,6 +69,36 @@ class PrometheusHistogramLinesTest {
             assertEquals(25.0, count(third, "microburst_execute_latency_seconds"));
             assertEquals(25.0, bucket(third, "microburst_execute_latency_seconds", "+Inf"));
             assertEquals(series(first), series(third));
+
+            // the same lines as the client library's writer makes from the same counters (once the bolt's acks,
+            // counted after its execute latencies, are all in)
+            try {
+                WebTestServer.awaitTrue(() -> ownLines(scrapeOrFail(metrics, now)).equals(referenceLines(cluster)));
+            } catch (AssertionError notYet) {
+                assertEquals(referenceLines(cluster), ownLines(scrape(metrics, now)), "lines unlike the client's");
+            }
+        }
+    }
+
+    /** The microburst families' sample lines (no uptime: a clock; no build: static), sorted. */
+    private static List<String> ownLines(String text) {
+        return text.lines().filter(l -> l.startsWith("microburst_") && !l.startsWith("microburst_topology_uptime")
+            && !l.startsWith("microburst_build")).sorted().toList();
+    }
+
+    private static List<String> referenceLines(MicroburstCluster cluster) {
+        try {
+            return ownLines(ClientWriterReference.text(cluster));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String scrapeOrFail(PrometheusMetrics metrics, AtomicLong now) {
+        try {
+            return scrape(metrics, now);
+        } catch (Exception e) {
+            throw new AssertionError(e);
         }
     }
 
