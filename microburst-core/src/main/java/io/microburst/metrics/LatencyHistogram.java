@@ -2,6 +2,7 @@ package io.microburst.metrics;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
@@ -12,8 +13,8 @@ import org.HdrHistogram.SingleWriterRecorder;
  * task that records nothing costs a few hundred bytes. {@link #recordedCount} lets a reader that keeps what it made
  * of an earlier read (a scrape's text) skip a histogram with nothing new.
  *
- * <p>Threading: {@link #record} from the owning task's thread only; {@link #snapshot} and {@link #recordedCount} from
- * any thread.
+ * <p>Threading: {@link #record} from the owning task's thread only; {@link #snapshot}, {@link #read} and {@link
+ * #recordedCount} from any thread.
  */
 public final class LatencyHistogram {
     private static final VarHandle RECORDED;
@@ -50,9 +51,18 @@ public final class LatencyHistogram {
     }
 
     /** Every latency recorded so far. Any thread; the copy belongs to the caller. */
-    public synchronized Histogram snapshot() {
+    public Histogram snapshot() {
+        return read(Histogram::copy);
+    }
+
+    /**
+     * What {@code reader} makes of every latency recorded so far, without a copy (a scrape's buckets): the reader must
+     * neither keep nor change the histogram it is given. Any thread; readers wait for each other, never for the
+     * recording thread. As with {@link #snapshot}, it holds at least the {@link #recordedCount} read before.
+     */
+    public synchronized <R> R read(Function<? super Histogram, R> reader) {
         interval = recorder.getIntervalHistogram(interval);
         total.add(interval);
-        return total.copy();
+        return reader.apply(total);
     }
 }

@@ -54,7 +54,7 @@ final class HistogramLines {
         if (latencies == source && now == recorded && lines != null) {
             return false;
         }
-        LatencyBuckets b = LatencyBuckets.of(latencies.snapshot()); // holds at least `now` samples
+        LatencyBuckets b = latencies.read(LatencyBuckets::of); // at least `now` samples, walked without a copy
         SeriesText text = new SeriesText(1024);
         long cumulative = 0;
         for (int i = 0; i < LE.length; i++) {
