@@ -2,23 +2,17 @@ package io.microburst.server.web;
 
 import io.microburst.MicroburstCluster;
 import io.microburst.metrics.TaskStats;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
-import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
-import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
-import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.microburst.runtime.topology.ThreadView;
-import org.HdrHistogram.Histogram;
-import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.InfoSnapshot;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.prometheus.metrics.model.snapshots.StateSetSnapshot;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.storm.generated.NotAliveException;
@@ -38,18 +32,41 @@ import org.apache.storm.utils.VersionInfo;
  *
  * <p>Scrapes share answers: one computed less than {@value #SHARED_MILLIS} ms before is sent again (a {@link
  * SharedSnapshot}), so several scrapers, or a scraper and a dashboard, cost the server one scrape a second; a change
- * shows in the next second's. The JVM's deadlock gauges are read once a minute ({@link JvmCollectors}). Thread-safe.
+ * shows in the next second's. The JVM's deadlock gauges are read once a minute ({@link JvmCollectors}). The
+ * {@code microburst_*} families are written here ({@link SeriesText}) with each task's labels made once for its life
+ * ({@link TaskSeries}) and each latency histogram's lines made again only when it has new samples ({@link
+ * HistogramLines}); the JVM's, the process' and the build's through the client library's writer. Thread-safe.
  */
 final class PrometheusMetrics {
-    /** Storm's topology statuses, each a series of {@code microburst_topology_status}. */
-    private static final String[] STATUSES = {"ACTIVE", "INACTIVE", "REBALANCING", "KILLED"};
+    /** Storm's topology statuses, each a series of {@code microburst_topology_status}, in the order written. */
+    private static final String[] STATUSES = {"ACTIVE", "INACTIVE", "KILLED", "REBALANCING"};
     /** How long a scrape's answer is sent again to the scrapes that follow. */
     static final long SHARED_MILLIS = 1000;
+    private static final byte[] ACKED = SeriesText.name("microburst_acked_total");
+    private static final byte[] BACKPRESSURE = SeriesText.name("microburst_backpressure_seconds_total");
+    private static final byte[] COMPLETE_AVG = SeriesText.name("microburst_complete_latency_average_seconds");
+    private static final byte[] EMITTED = SeriesText.name("microburst_emitted_total");
+    private static final byte[] EXECUTE_AVG = SeriesText.name("microburst_execute_latency_average_seconds");
+    private static final byte[] EXECUTED = SeriesText.name("microburst_executed_total");
+    private static final byte[] FAILED = SeriesText.name("microburst_failed_total");
+    private static final byte[] PROCESS_AVG = SeriesText.name("microburst_process_latency_average_seconds");
+    private static final byte[] QUEUE_CAPACITY = SeriesText.name("microburst_queue_capacity");
+    private static final byte[] QUEUE_DEPTH = SeriesText.name("microburst_queue_depth");
+    private static final byte[] EXECUTORS = SeriesText.name("microburst_topology_executors");
+    private static final byte[] STATUS = SeriesText.name("microburst_topology_status");
+    private static final byte[] UPTIME = SeriesText.name("microburst_topology_uptime_seconds");
+    private static final byte[] TRANSFERRED = SeriesText.name("microburst_transferred_total");
+
     private final MicroburstCluster cluster;
     private final PrometheusTextFormatWriter writer = new PrometheusTextFormatWriter(false);
     private final JvmCollectors jvm;
     private final SharedSnapshot<byte[]> answer;
-    private final InfoSnapshot buildInfo;
+    private final byte[] buildInfo;
+    /** Each live task's series, from the last scrape; guarded by {@link #answer}'s lock (one scrape at a time). */
+    private Map<TaskStats, TaskSeries> series = new IdentityHashMap<>();
+    /** Latency histograms read (walked into buckets) by all scrapes so far; guarded as {@link #series}. */
+    private long histogramsRead;
+    private int lastSize = 1 << 16;
 
     PrometheusMetrics(MicroburstCluster cluster) {
         this(cluster, System::nanoTime);
@@ -60,10 +77,14 @@ final class PrometheusMetrics {
         this.cluster = cluster;
         this.jvm = new JvmCollectors(nanoClock);
         this.answer = new SharedSnapshot<>(this::render, TimeUnit.MILLISECONDS.toNanos(SHARED_MILLIS), nanoClock);
-        this.buildInfo = InfoSnapshot.builder().name("microburst_build").help("The build of Microburst serving, and "
-            + "the Storm API it implements").dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
-                .labels(Labels.of("version", BuildVersion.get(), "storm_version", VersionInfo.getVersion())).build())
-            .build();
+        try {
+            this.buildInfo = clientText(MetricSnapshots.of(InfoSnapshot.builder().name("microburst_build")
+                .help("The build of Microburst serving, and the Storm API it implements")
+                .dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(Labels.of("version",
+                    BuildVersion.get(), "storm_version", VersionInfo.getVersion())).build()).build()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write the build's metric", e);
+        }
     }
 
     String contentType() {
@@ -75,138 +96,192 @@ final class PrometheusMetrics {
         return answer.get();
     }
 
+    /** Latency histograms walked into buckets by the scrapes so far (those with new samples since the last). */
+    long histogramsRead() {
+        synchronized (answer) {
+            return histogramsRead;
+        }
+    }
+
+    /** A scrape's text; called by {@link #answer}'s {@link SharedSnapshot}, under its lock. */
     private byte[] render() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
-        writer.write(out, scrape());
+        List<TopologyRows> topologies = new ArrayList<>();
+        Map<TaskStats, TaskSeries> kept = new IdentityHashMap<>();
+        for (TopologySummary summary : cluster.getTopologySummaries()) {
+            topologies.add(rows(summary, kept));
+        }
+        series = kept; // tasks gone since the last scrape are forgotten
+        List<TaskSeries> tasks = new ArrayList<>();
+        topologies.forEach(t -> tasks.addAll(t.tasks));
+        SeriesText out = new SeriesText(lastSize + 4096);
+        acked(out, tasks);
+        threads(out, topologies);
+        out.families(buildInfo);
+        tasks(out, tasks);
+        topologies(out, topologies, tasks);
+        MetricSnapshots.Builder jvmSnapshots = MetricSnapshots.builder();
+        jvm.scrape().forEach(jvmSnapshots::metricSnapshot);
+        out.families(clientText(jvmSnapshots.build()));
+        byte[] text = out.toByteArray();
+        lastSize = text.length;
+        return text;
+    }
+
+    /** A topology's tasks (their series kept in {@code kept}) and threads, with their histograms brought up to date. */
+    private TopologyRows rows(TopologySummary summary, Map<TaskStats, TaskSeries> kept) {
+        String name = summary.get_name();
+        List<TaskSeries> tasks = new ArrayList<>();
+        List<ThreadView> threads = List.of();
+        try {
+            for (TaskStats task : cluster.getTaskStats(name)) {
+                TaskSeries s = series.get(task);
+                if (s == null) {
+                    s = new TaskSeries(name, task);
+                }
+                histogramsRead += s.update();
+                kept.put(task, s);
+                tasks.add(s);
+            }
+            threads = cluster.getThreadViews(name);
+        } catch (NotAliveException gone) {
+            // killed meanwhile: its summary's series only, as before it had tasks
+        }
+        byte[][] threadLabels = new byte[threads.size()][];
+        for (int i = 0; i < threadLabels.length; i++) {
+            threadLabels[i] = SeriesText.labels(false, "thread", threads.get(i).name(), "topology", name);
+        }
+        return new TopologyRows(summary, SeriesText.labels(false, "topology", name), tasks, threads, threadLabels);
+    }
+
+    private static void acked(SeriesText out, List<TaskSeries> tasks) {
+        out.family("microburst_acked_total", "counter",
+            "Tuples acked: by a bolt task per input, or tuple trees completed for a spout task per stream");
+        for (TaskSeries s : tasks) {
+            for (int st = 0; st < s.streams.length; st++) {
+                if (s.acking[st]) {
+                    out.sample(ACKED, s.streams[st], s.task.spoutAckedCount(st));
+                }
+            }
+            for (int i = 0; i < s.inputs.length; i++) {
+                out.sample(ACKED, s.inputs[i], s.task.acked(i));
+            }
+        }
+    }
+
+    /** The families per task after {@code microburst_build_info}, in the order of their names. */
+    private static void tasks(SeriesText out, List<TaskSeries> tasks) {
+        out.family("microburst_complete_latency_average_seconds", "gauge",
+            "Average complete latency of a spout's tuple trees, per stream");
+        for (TaskSeries s : tasks) {
+            for (int st = 0; st < s.streams.length; st++) {
+                if (s.acking[st]) {
+                    out.sample(COMPLETE_AVG, s.streams[st], seconds(s.task.completeMsAvg(st)));
+                }
+            }
+        }
+        out.family("microburst_complete_latency_seconds", "histogram",
+            "Sampled complete latencies (emit to tree acked) of a spout task's tuple trees");
+        tasks.forEach(s -> s.complete.writeTo(out));
+        out.family("microburst_emitted_total", "counter", "Tuples emitted by a task, per stream");
+        for (TaskSeries s : tasks) {
+            for (int st = 0; st < s.streams.length; st++) {
+                out.sample(EMITTED, s.streams[st], s.task.emitted(st));
+            }
+        }
+        out.family("microburst_execute_latency_average_seconds", "gauge", "Average execute latency, per input");
+        for (TaskSeries s : tasks) {
+            for (int i = 0; i < s.inputs.length; i++) {
+                out.sample(EXECUTE_AVG, s.inputs[i], seconds(s.task.executeMsAvg(i)));
+            }
+        }
+        out.family("microburst_execute_latency_seconds", "histogram",
+            "Sampled execute latencies of a bolt task, over every input");
+        tasks.forEach(s -> s.execute.writeTo(out));
+        out.family("microburst_executed_total", "counter", "Tuples a bolt task executed, per input");
+        for (TaskSeries s : tasks) {
+            for (int i = 0; i < s.inputs.length; i++) {
+                out.sample(EXECUTED, s.inputs[i], s.task.executed(i));
+            }
+        }
+        out.family("microburst_failed_total", "counter", "Tuples failed, as for microburst_acked");
+        for (TaskSeries s : tasks) {
+            for (int st = 0; st < s.streams.length; st++) {
+                if (s.acking[st]) {
+                    out.sample(FAILED, s.streams[st], s.task.spoutFailedCount(st));
+                }
+            }
+            for (int i = 0; i < s.inputs.length; i++) {
+                out.sample(FAILED, s.inputs[i], s.task.failed(i));
+            }
+        }
+        out.family("microburst_process_latency_average_seconds", "gauge", "Average process latency, per input");
+        for (TaskSeries s : tasks) {
+            for (int i = 0; i < s.inputs.length; i++) {
+                out.sample(PROCESS_AVG, s.inputs[i], seconds(s.task.processMsAvg(i)));
+            }
+        }
+    }
+
+    /** The families per executor thread. */
+    private static void threads(SeriesText out, List<TopologyRows> topologies) {
+        out.family("microburst_backpressure_seconds_total", "counter",
+            "Time an executor thread waited for room in a consumer's full queue");
+        for (TopologyRows t : topologies) {
+            for (int i = 0; i < t.threads.size(); i++) {
+                out.sample(BACKPRESSURE, t.threadLabels[i], t.threads.get(i).backpressureNanos() / 1e9);
+            }
+        }
+    }
+
+    /** The queues' families, the topologies' and the last of the tasks' (in the order of their names). */
+    private static void topologies(SeriesText out, List<TopologyRows> topologies, List<TaskSeries> tasks) {
+        out.family("microburst_queue_capacity", "gauge", "Tuples an executor thread's receive queue holds when full");
+        for (TopologyRows t : topologies) {
+            for (int i = 0; i < t.threads.size(); i++) {
+                out.sample(QUEUE_CAPACITY, t.threadLabels[i], (double) t.threads.get(i).queueCapacity());
+            }
+        }
+        out.family("microburst_queue_depth", "gauge",
+            "Tuples waiting in an executor thread's receive queue (batches count as full)");
+        for (TopologyRows t : topologies) {
+            for (int i = 0; i < t.threads.size(); i++) {
+                out.sample(QUEUE_DEPTH, t.threadLabels[i], (double) t.threads.get(i).queuedTuples());
+            }
+        }
+        out.family("microburst_topology_executors", "gauge", "Executors of a topology");
+        topologies.forEach(t -> out.sample(EXECUTORS, t.labels, (double) t.summary.get_num_executors()));
+        out.family("microburst_topology_status", "gauge", "A topology's status: 1 for the current one");
+        for (TopologyRows t : topologies) {
+            for (String status : STATUSES) {
+                out.sample(STATUS, t.statusLabels(status), status.equals(t.summary.get_status()) ? "1" : "0");
+            }
+        }
+        out.family("microburst_topology_uptime_seconds", "gauge", "Seconds since a topology started");
+        topologies.forEach(t -> out.sample(UPTIME, t.labels, (double) t.summary.get_uptime_secs()));
+        out.family("microburst_transferred_total", "counter",
+            "Tuples a task's emits delivered to other tasks, per stream");
+        for (TaskSeries s : tasks) {
+            for (int st = 0; st < s.streams.length; st++) {
+                out.sample(TRANSFERRED, s.streams[st], s.task.transferred(st));
+            }
+        }
+    }
+
+    private static double seconds(double millis) {
+        return Double.isNaN(millis) ? 0 : millis / 1000;
+    }
+
+    private byte[] clientText(MetricSnapshots snapshots) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 14);
+        writer.write(out, snapshots);
         return out.toByteArray();
     }
 
-    MetricSnapshots scrape() throws Exception {
-        CounterSnapshot.Builder emitted = counter("microburst_emitted", "Tuples emitted by a task, per stream");
-        CounterSnapshot.Builder transferred = counter("microburst_transferred",
-            "Tuples a task's emits delivered to other tasks, per stream");
-        CounterSnapshot.Builder executed = counter("microburst_executed", "Tuples a bolt task executed, per input");
-        CounterSnapshot.Builder acked = counter("microburst_acked",
-            "Tuples acked: by a bolt task per input, or tuple trees completed for a spout task per stream");
-        CounterSnapshot.Builder failed = counter("microburst_failed", "Tuples failed, as for microburst_acked");
-        GaugeSnapshot.Builder executeMs = gauge("microburst_execute_latency_average_seconds",
-            "Average execute latency, per input");
-        GaugeSnapshot.Builder processMs = gauge("microburst_process_latency_average_seconds",
-            "Average process latency, per input");
-        GaugeSnapshot.Builder completeMs = gauge("microburst_complete_latency_average_seconds",
-            "Average complete latency of a spout's tuple trees, per stream");
-        StateSetSnapshot.Builder status = StateSetSnapshot.builder().name("microburst_topology_status")
-            .help("A topology's status: 1 for the current one");
-        GaugeSnapshot.Builder executors = gauge("microburst_topology_executors", "Executors of a topology");
-        GaugeSnapshot.Builder uptime = gauge("microburst_topology_uptime_seconds", "Seconds since a topology started");
-        HistogramSnapshot.Builder executeHist = HistogramSnapshot.builder().name("microburst_execute_latency_seconds")
-            .help("Sampled execute latencies of a bolt task, over every input");
-        HistogramSnapshot.Builder completeHist = HistogramSnapshot.builder().name("microburst_complete_latency_seconds")
-            .help("Sampled complete latencies (emit to tree acked) of a spout task's tuple trees");
-        GaugeSnapshot.Builder queueDepth = gauge("microburst_queue_depth",
-            "Tuples waiting in an executor thread's receive queue (batches count as full)");
-        GaugeSnapshot.Builder queueCapacity = gauge("microburst_queue_capacity",
-            "Tuples an executor thread's receive queue holds when full");
-        CounterSnapshot.Builder backpressure = counter("microburst_backpressure_seconds",
-            "Time an executor thread waited for room in a consumer's full queue");
-        for (TopologySummary topology : cluster.getTopologySummaries()) {
-            String name = topology.get_name();
-            Labels topologyLabels = Labels.of("topology", name);
-            StateSetSnapshot.StateSetDataPointSnapshot.Builder states = StateSetSnapshot.StateSetDataPointSnapshot
-                .builder().labels(topologyLabels);
-            for (String s : STATUSES) {
-                states.state(s, s.equals(topology.get_status()));
-            }
-            status.dataPoint(states.build());
-            executors.dataPoint(GaugeDataPointSnapshot.builder().labels(topologyLabels)
-                .value(topology.get_num_executors()).build());
-            uptime.dataPoint(GaugeDataPointSnapshot.builder().labels(topologyLabels)
-                .value(topology.get_uptime_secs()).build());
-            List<TaskStats> tasks;
-            try {
-                tasks = cluster.getTaskStats(name);
-            } catch (NotAliveException gone) {
-                continue;
-            }
-            for (TaskStats task : tasks) {
-                Labels labels = Labels.of("topology", name, "component", task.componentId(),
-                    "task", Integer.toString(task.taskId()));
-                histogram(executeHist, labels, LatencyBuckets.snapshot(task.executeLatencies()));
-                histogram(completeHist, labels, LatencyBuckets.snapshot(task.completeLatencies()));
-                for (int s = 0; s < task.outStreamCount(); s++) {
-                    Labels stream = labels.add("stream", task.outStream(s));
-                    emitted.dataPoint(count(stream, task.emitted(s)));
-                    transferred.dataPoint(count(stream, task.transferred(s)));
-                    if (task.spoutAckedCount(s) > 0 || task.spoutFailedCount(s) > 0) {
-                        acked.dataPoint(count(stream, task.spoutAckedCount(s)));
-                        failed.dataPoint(count(stream, task.spoutFailedCount(s)));
-                        completeMs.dataPoint(value(stream, task.completeMsAvg(s) / 1000));
-                    }
-                }
-                for (int i = 0; i < task.inputCount(); i++) {
-                    Labels input = labels.add("input", task.inputComponent(i) + ":" + task.inputStream(i));
-                    executed.dataPoint(count(input, task.executed(i)));
-                    acked.dataPoint(count(input, task.acked(i)));
-                    failed.dataPoint(count(input, task.failed(i)));
-                    executeMs.dataPoint(value(input, task.executeMsAvg(i) / 1000));
-                    processMs.dataPoint(value(input, task.processMsAvg(i) / 1000));
-                }
-            }
-            threads(name, queueDepth, queueCapacity, backpressure);
+    /** One topology in a scrape: its summary, label block, tasks' series, executor threads and their labels. */
+    private record TopologyRows(TopologySummary summary, byte[] labels, List<TaskSeries> tasks,
+                                List<ThreadView> threads, byte[][] threadLabels) {
+        byte[] statusLabels(String status) {
+            return SeriesText.labels(false, "topology", summary.get_name(), "microburst_topology_status", status);
         }
-        MetricSnapshots.Builder all = MetricSnapshots.builder();
-        for (MetricSnapshot m : List.of(emitted.build(), transferred.build(), executed.build(), acked.build(),
-            failed.build(), executeMs.build(), processMs.build(), completeMs.build(), executors.build(), uptime.build(),
-            status.build(), executeHist.build(), completeHist.build(), queueDepth.build(), queueCapacity.build(),
-            backpressure.build(), buildInfo)) {
-            all.metricSnapshot(m);
-        }
-        for (MetricSnapshot m : jvm.scrape()) {
-            all.metricSnapshot(m);
-        }
-        return all.build();
-    }
-
-    private void threads(String topology, GaugeSnapshot.Builder depth, GaugeSnapshot.Builder capacity,
-                         CounterSnapshot.Builder backpressure) {
-        List<ThreadView> threads;
-        try {
-            threads = cluster.getThreadViews(topology);
-        } catch (NotAliveException gone) {
-            return;
-        }
-        for (ThreadView thread : threads) {
-            Labels labels = Labels.of("topology", topology, "thread", thread.name());
-            depth.dataPoint(value(labels, thread.queuedTuples()));
-            capacity.dataPoint(value(labels, thread.queueCapacity()));
-            backpressure.dataPoint(CounterDataPointSnapshot.builder().labels(labels)
-                .value(thread.backpressureNanos() / 1e9).build());
-        }
-    }
-
-    private static void histogram(HistogramSnapshot.Builder into, Labels labels, Histogram latencies) {
-        if (latencies == null) {
-            return;
-        }
-        LatencyBuckets b = LatencyBuckets.of(latencies);
-        into.dataPoint(HistogramDataPointSnapshot.builder().labels(labels)
-            .classicHistogramBuckets(ClassicHistogramBuckets.of(LatencyBuckets.BOUNDS_SECONDS, b.counts))
-            .sum(b.sumSeconds).build());
-    }
-
-    private static CounterSnapshot.Builder counter(String name, String help) {
-        return CounterSnapshot.builder().name(name).help(help);
-    }
-
-    private static GaugeSnapshot.Builder gauge(String name, String help) {
-        return GaugeSnapshot.builder().name(name).help(help);
-    }
-
-    private static CounterDataPointSnapshot count(Labels labels, long value) {
-        return CounterDataPointSnapshot.builder().labels(labels).value(value).build();
-    }
-
-    private static GaugeDataPointSnapshot value(Labels labels, double value) {
-        return GaugeDataPointSnapshot.builder().labels(labels).value(Double.isNaN(value) ? 0 : value).build();
     }
 }

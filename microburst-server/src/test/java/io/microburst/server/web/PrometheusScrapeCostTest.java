@@ -28,13 +28,16 @@ class PrometheusScrapeCostTest {
 
     @Test
     void scrapesLookForDeadlocksAtMostOnceAMinute() throws Exception {
+        AtomicLong now = new AtomicLong();
+        long step = TimeUnit.MILLISECONDS.toNanos(PrometheusMetrics.SHARED_MILLIS);
         try (MicroburstCluster cluster = new MicroburstCluster(); Recording recording = new Recording()) {
-            PrometheusMetrics metrics = new PrometheusMetrics(cluster);
-            metrics.scrape(); // loads the collectors' classes outside the recording
+            PrometheusMetrics metrics = new PrometheusMetrics(cluster, now::get);
+            metrics.answer(); // loads the collectors' classes outside the recording
             recording.enable("jdk.ExecuteVMOperation").withThreshold(Duration.ZERO);
             recording.start();
             for (int i = 0; i < 5; i++) {
-                metrics.scrape();
+                now.addAndGet(step); // a new scrape each time, a second apart
+                metrics.answer();
             }
             recording.stop();
             Path file = dir.resolve("scrapes.jfr");
