@@ -3,6 +3,7 @@ package io.microburst.cluster.upgrade;
 import io.microburst.cluster.TopologySubmitter;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.runtime.topology.FirstCommit;
+import io.microburst.runtime.executor.StartGate;
 import io.microburst.runtime.topology.Handover;
 import io.microburst.runtime.topology.TopologyRuntime;
 import java.util.Map;
@@ -115,42 +116,81 @@ public final class TopologyUpgrade {
         }
         boolean wasActive = "ACTIVE".equals(status);
         int waitSecs = options.waitSecs() >= 0 ? options.waitSecs() : old.plan().defaultWaitSecs();
+        StartGate gate = new StartGate(EarlyStart.components(next.plan(), next.loader()));
         long checked = System.nanoTime();
-        Handover.Result drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID),
-            waitSecs * 1000L);
+        TopologyRuntime runtime = startEarly(next, gate, waitSecs * 1000L);
+        long early = System.nanoTime();
+        Handover.Result drained;
+        try {
+            drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID), waitSecs * 1000L);
+        } catch (RuntimeException | InterruptedException e) {
+            runtime.stopNow(); // the old version was not stopped: it runs on
+            throw e;
+        }
         long quiet = System.nanoTime();
         old.kill(0, () -> { });
         long oldStopped = System.nanoTime();
-        TopologyRuntime runtime;
         long handedOver;
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(next.loader());
         try {
             StateCarry.apply(next.topoConf(), state.moves(), state.cleared());
-            runtime = submitter.listInPlaceOf(next, old);
+            submitter.listInPlaceOf(runtime, old);
             handedOver = System.nanoTime();
-            // started inactive, so that the watch of its first commit is in place before any spout's first nextTuple
-            submitter.start(runtime, next, false);
+            // the watch of its first commit is in place before any spout's first nextTuple
             FirstCommit.watch(runtime, CheckpointSpout.CHECKPOINT_COMPONENT_ID);
+            gate.open();
             if (wasActive) {
                 runtime.setActive(true);
             }
-        } catch (InvalidTopologyException | RuntimeException e) {
+        } catch (RuntimeException e) {
+            runtime.stopNow();
             restartOld(old, wasActive);
-            throw e instanceof InvalidTopologyException i ? i : new WrappedInvalidTopologyException("Upgrade of "
+            throw new WrappedInvalidTopologyException("Upgrade of "
                 + "topology '" + name + "' failed, the previous version runs again: " + e.getMessage());
         } finally {
             thread.setContextClassLoader(previous);
         }
         long started = System.nanoTime();
-        UpgradePhases phases = new UpgradePhases(start, checked, drained.drainedNanos(), quiet, oldStopped,
+        UpgradePhases phases = new UpgradePhases(start, checked, early, drained.drainedNanos(), quiet, oldStopped,
             handedOver, started);
         long gapMillis = (started - drained.drainedNanos()) / 1_000_000;
         UpgradeHistory.Upgrade done = new UpgradeHistory.Upgrade(history.nextVersion(name), old.plan().stormId(),
             runtime.plan().stormId(), System.currentTimeMillis(), gapMillis, drained.failedBack());
         history.add(name, done);
         LOG.info("Topology {} {} ({})", name, done.describe(), phases.describe());
+    }
+
+    /**
+     * Starts the new version beside the old one, unlisted and inactive, with only {@code gate}'s early components
+     * started, and waits for at most {@code waitMs} until they have (a new version that cannot start at all is refused
+     * here, the old one untouched).
+     */
+    private TopologyRuntime startEarly(TopologySubmitter.Prepared next, StartGate gate, long waitMs)
+        throws InvalidTopologyException, InterruptedException {
+        TopologyRuntime runtime = submitter.unlisted(next);
+        runtime.holdLateTasks(gate);
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(next.loader());
+        try {
+            submitter.start(runtime, next, false);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+        boolean ready;
+        try {
+            ready = gate.earlyComponents().isEmpty() || gate.awaitEarly(runtime.executorCount(), waitMs);
+        } catch (InterruptedException e) {
+            runtime.stopNow();
+            throw e;
+        }
+        if (!ready) {
+            LOG.info("Topology {}: the new version's {} not started after {} ms; the old version drains meanwhile",
+                next.plan().name(), gate.earlyComponents(), waitMs);
+        }
+        return runtime;
     }
 
     /** The new version did not start: the old one starts again from its plan and class loader, in its status. */

@@ -128,12 +128,8 @@ public final class Executor implements Runnable {
         StopScope stopScope = StopScope.enter();
         balancer.start();
         try {
-            if (!tasksStarted) {
-                for (TaskRunner task : tasks) {
-                    task.start();
-                }
-            }
-            while (!inbox.stopRequested()) {
+            boolean run = tasksStarted || host.startGate().startTasks(tasks, inbox);
+            while (run && !inbox.stopRequested()) {
                 int work;
                 try {
                     work = doWork();
@@ -152,7 +148,9 @@ public final class Executor implements Runnable {
                     idleWithSpouts();
                 }
             }
-            drainBeforeStop();
+            if (run) { // else stopped before the start gate opened: the tasks that did not start have no turn
+                drainBeforeStop();
+            }
             outbox.flushAll();
         } catch (Throwable t) {
             LOG.error("Executor {} stopped by an unexpected error", name, t);
