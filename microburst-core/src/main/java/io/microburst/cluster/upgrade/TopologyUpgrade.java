@@ -4,6 +4,7 @@ import io.microburst.cluster.TopologySubmitter;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.runtime.topology.FirstCommit;
 import io.microburst.runtime.executor.StartGate;
+import io.microburst.runtime.topology.CheckpointWake;
 import io.microburst.runtime.topology.Handover;
 import io.microburst.runtime.topology.TopologyRuntime;
 import java.util.Map;
@@ -24,15 +25,18 @@ import org.slf4j.LoggerFactory;
  *   <li>the new version is checked before the old is touched: it plans, its components deserialize with its class
  *   loader, its state fits ({@link UpgradeCheck}); a refusal leaves the old version running untouched and says why
  *   in one line naming the component;</li>
+ *   <li>the new version starts beside the old one, unlisted and inactive: only its multi-lang components open or
+ *   prepare now (their subprocesses start and answer; {@link EarlyStart}), its other tasks wait until the old version
+ *   stopped ({@link StartGate}); meanwhile the old checkpoint spout's idle sleep ends ({@link CheckpointWake});</li>
  *   <li>the old version's spouts stop emitting; its tuples in flight finish and its pending trees complete, for at
  *   most the wait (then what is pending fails back to the spouts, as a normal replay), while Storm's checkpoint spout
  *   goes on, so stateful bolts commit a final checkpoint ({@link Handover});</li>
  *   <li>the old version stops as a kill stops it (queues drained, tasks closed, subprocesses ended);</li>
  *   <li>the state is handed over: same provider, same namespaces, moved where a task id changed
- *   ({@link StateCarry}); the new version, made with its own class loader, is listed under the name and started,
- *   active if the old one was. Stateful components open their state only now, after the old version's last
- *   commit, as Storm's checkpoint spout reads its transaction when it opens; its first checkpoint follows its
- *   spouts' first tuples at once ({@link FirstCommit});</li>
+ *   ({@link StateCarry}); the new version, made with its own class loader, is listed under the name, its other
+ *   tasks start, and it is activated if the old one was. Stateful components open their state only now, after the
+ *   old version's last commit, as Storm's checkpoint spout reads its transaction when it opens; its first checkpoint
+ *   follows its spouts' first tuples at once ({@link FirstCommit});</li>
  *   <li>the upgrade is recorded ({@link UpgradeHistory}) and logged with its phases ({@link UpgradePhases}). Each
  *   version has an id of its own; the ids of earlier versions keep finding the topology.</li>
  * </ol>
@@ -118,12 +122,23 @@ public final class TopologyUpgrade {
         int waitSecs = options.waitSecs() >= 0 ? options.waitSecs() : old.plan().defaultWaitSecs();
         StartGate gate = new StartGate(EarlyStart.components(next.plan(), next.loader()));
         long checked = System.nanoTime();
-        TopologyRuntime runtime = startEarly(next, gate, waitSecs * 1000L);
-        long early = System.nanoTime();
-        Handover.Result drained;
+        // the old checkpoint spout's idle sleep ends while the new version starts, not after the drain began
+        CheckpointWake wake = CheckpointWake.begin(old, CheckpointSpout.CHECKPOINT_COMPONENT_ID);
+        TopologyRuntime runtime;
         try {
+            runtime = startEarly(next, gate, waitSecs * 1000L);
+        } catch (InvalidTopologyException | InterruptedException | RuntimeException e) {
+            wake.undo();
+            throw e;
+        }
+        Handover.Result drained;
+        long early;
+        try {
+            wake.await(waitSecs * 1000L);
+            early = System.nanoTime();
             drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID), waitSecs * 1000L);
         } catch (RuntimeException | InterruptedException e) {
+            wake.undo();
             runtime.stopNow(); // the old version was not stopped: it runs on
             throw e;
         }

@@ -10,7 +10,7 @@ package io.microburst.cluster.upgrade;
  * @param start the upgrade began (the submit arrived)
  * @param checked the new version was planned and checked, its components deserialized
  * @param early the new version's threads started beside the old, its multi-lang components opened or prepared
- *     (subprocesses started), its other tasks held back ({@code EarlyStart})
+ *     (subprocesses started), its other tasks held back ({@code EarlyStart}); the old checkpoint spout awake
  * @param drained the old version's spouts, deactivated, had their last tree complete (or the wait ran out)
  * @param quiet the old version's checkpoint spout stopped with its final checkpoint committed
  * @param oldStopped the old version stopped as a kill stops it (tasks closed, subprocesses ended)
