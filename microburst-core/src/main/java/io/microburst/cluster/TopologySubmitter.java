@@ -101,9 +101,21 @@ public final class TopologySubmitter {
      * stopped; returns its runtime, not started.
      */
     public TopologyRuntime listInPlaceOf(Prepared prepared, TopologyRuntime running) {
+        return listInPlaceOf(unlisted(prepared), running);
+    }
+
+    /** A runtime for a prepared submission, neither listed nor started (a new version started beside the old). */
+    public TopologyRuntime unlisted(Prepared prepared) {
         synchronized (open) {
             open.check();
-            TopologyRuntime runtime = new TopologyRuntime(prepared.plan(), prepared.loader(), timer, halted -> { });
+            return new TopologyRuntime(prepared.plan(), prepared.loader(), timer, halted -> { });
+        }
+    }
+
+    /** Lists {@code runtime} in place of {@code running}, a topology of the same name, which the caller has stopped. */
+    public TopologyRuntime listInPlaceOf(TopologyRuntime runtime, TopologyRuntime running) {
+        synchronized (open) {
+            open.check();
             topologies.replace(running, runtime);
             return runtime;
         }

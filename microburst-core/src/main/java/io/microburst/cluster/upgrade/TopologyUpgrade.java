@@ -3,6 +3,8 @@ package io.microburst.cluster.upgrade;
 import io.microburst.cluster.TopologySubmitter;
 import io.microburst.cluster.TopologyTable;
 import io.microburst.runtime.topology.FirstCommit;
+import io.microburst.runtime.executor.StartGate;
+import io.microburst.runtime.topology.CheckpointWake;
 import io.microburst.runtime.topology.Handover;
 import io.microburst.runtime.topology.TopologyRuntime;
 import java.util.Map;
@@ -23,15 +25,18 @@ import org.slf4j.LoggerFactory;
  *   <li>the new version is checked before the old is touched: it plans, its components deserialize with its class
  *   loader, its state fits ({@link UpgradeCheck}); a refusal leaves the old version running untouched and says why
  *   in one line naming the component;</li>
+ *   <li>the new version starts beside the old one, unlisted and inactive: only its multi-lang components open or
+ *   prepare now (their subprocesses start and answer; {@link EarlyStart}), its other tasks wait until the old version
+ *   stopped ({@link StartGate}); meanwhile the old checkpoint spout's idle sleep ends ({@link CheckpointWake});</li>
  *   <li>the old version's spouts stop emitting; its tuples in flight finish and its pending trees complete, for at
  *   most the wait (then what is pending fails back to the spouts, as a normal replay), while Storm's checkpoint spout
  *   goes on, so stateful bolts commit a final checkpoint ({@link Handover});</li>
  *   <li>the old version stops as a kill stops it (queues drained, tasks closed, subprocesses ended);</li>
  *   <li>the state is handed over: same provider, same namespaces, moved where a task id changed
- *   ({@link StateCarry}); the new version, made with its own class loader, is listed under the name and started,
- *   active if the old one was. Stateful components open their state only now, after the old version's last
- *   commit, as Storm's checkpoint spout reads its transaction when it opens; its first checkpoint follows its
- *   spouts' first tuples at once ({@link FirstCommit});</li>
+ *   ({@link StateCarry}); the new version, made with its own class loader, is listed under the name, its other
+ *   tasks start, and it is activated if the old one was. Stateful components open their state only now, after the
+ *   old version's last commit, as Storm's checkpoint spout reads its transaction when it opens; its first checkpoint
+ *   follows its spouts' first tuples at once ({@link FirstCommit});</li>
  *   <li>the upgrade is recorded ({@link UpgradeHistory}) and logged with its phases ({@link UpgradePhases}). Each
  *   version has an id of its own; the ids of earlier versions keep finding the topology.</li>
  * </ol>
@@ -115,42 +120,92 @@ public final class TopologyUpgrade {
         }
         boolean wasActive = "ACTIVE".equals(status);
         int waitSecs = options.waitSecs() >= 0 ? options.waitSecs() : old.plan().defaultWaitSecs();
+        StartGate gate = new StartGate(EarlyStart.components(next.plan(), next.loader()));
         long checked = System.nanoTime();
-        Handover.Result drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID),
-            waitSecs * 1000L);
+        // the old checkpoint spout's idle sleep ends while the new version starts, not after the drain began
+        CheckpointWake wake = CheckpointWake.begin(old, CheckpointSpout.CHECKPOINT_COMPONENT_ID);
+        TopologyRuntime runtime;
+        try {
+            runtime = startEarly(next, gate, waitSecs * 1000L);
+        } catch (InvalidTopologyException | InterruptedException | RuntimeException e) {
+            wake.undo();
+            throw e;
+        }
+        Handover.Result drained;
+        long early;
+        try {
+            wake.await(waitSecs * 1000L);
+            early = System.nanoTime();
+            drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID), waitSecs * 1000L);
+        } catch (RuntimeException | InterruptedException e) {
+            wake.undo();
+            runtime.stopNow(); // the old version was not stopped: it runs on
+            throw e;
+        }
         long quiet = System.nanoTime();
         old.kill(0, () -> { });
         long oldStopped = System.nanoTime();
-        TopologyRuntime runtime;
         long handedOver;
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(next.loader());
         try {
             StateCarry.apply(next.topoConf(), state.moves(), state.cleared());
-            runtime = submitter.listInPlaceOf(next, old);
+            submitter.listInPlaceOf(runtime, old);
             handedOver = System.nanoTime();
-            // started inactive, so that the watch of its first commit is in place before any spout's first nextTuple
-            submitter.start(runtime, next, false);
+            // the watch of its first commit is in place before any spout's first nextTuple
             FirstCommit.watch(runtime, CheckpointSpout.CHECKPOINT_COMPONENT_ID);
+            gate.open();
             if (wasActive) {
                 runtime.setActive(true);
             }
-        } catch (InvalidTopologyException | RuntimeException e) {
+        } catch (RuntimeException e) {
+            runtime.stopNow();
             restartOld(old, wasActive);
-            throw e instanceof InvalidTopologyException i ? i : new WrappedInvalidTopologyException("Upgrade of "
+            throw new WrappedInvalidTopologyException("Upgrade of "
                 + "topology '" + name + "' failed, the previous version runs again: " + e.getMessage());
         } finally {
             thread.setContextClassLoader(previous);
         }
         long started = System.nanoTime();
-        UpgradePhases phases = new UpgradePhases(start, checked, drained.drainedNanos(), quiet, oldStopped,
+        UpgradePhases phases = new UpgradePhases(start, checked, early, drained.drainedNanos(), quiet, oldStopped,
             handedOver, started);
         long gapMillis = (started - drained.drainedNanos()) / 1_000_000;
         UpgradeHistory.Upgrade done = new UpgradeHistory.Upgrade(history.nextVersion(name), old.plan().stormId(),
             runtime.plan().stormId(), System.currentTimeMillis(), gapMillis, drained.failedBack());
         history.add(name, done);
         LOG.info("Topology {} {} ({})", name, done.describe(), phases.describe());
+    }
+
+    /**
+     * Starts the new version beside the old one, unlisted and inactive, with only {@code gate}'s early components
+     * started, and waits for at most {@code waitMs} until they have (a new version that cannot start at all is refused
+     * here, the old one untouched).
+     */
+    private TopologyRuntime startEarly(TopologySubmitter.Prepared next, StartGate gate, long waitMs)
+        throws InvalidTopologyException, InterruptedException {
+        TopologyRuntime runtime = submitter.unlisted(next);
+        runtime.holdLateTasks(gate);
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(next.loader());
+        try {
+            submitter.start(runtime, next, false);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+        boolean ready;
+        try {
+            ready = gate.earlyComponents().isEmpty() || gate.awaitEarly(runtime.executorCount(), waitMs);
+        } catch (InterruptedException e) {
+            runtime.stopNow();
+            throw e;
+        }
+        if (!ready) {
+            LOG.info("Topology {}: the new version's {} not started after {} ms; the old version drains meanwhile",
+                next.plan().name(), gate.earlyComponents(), waitMs);
+        }
+        return runtime;
     }
 
     /** The new version did not start: the old one starts again from its plan and class loader, in its status. */

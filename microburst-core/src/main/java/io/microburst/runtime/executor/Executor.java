@@ -3,8 +3,6 @@ package io.microburst.runtime.executor;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import io.microburst.runtime.clock.SharedTimer;
 import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.Inbox;
@@ -45,7 +43,7 @@ public final class Executor implements Runnable {
     /** True when this turn called a spout's nextTuple; on an idle turn, that means the spouts had nothing to emit. */
     private boolean spoutsPolled;
     private final Switchboard board;
-    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final StopLatches ends = new StopLatches();
     /**
      * True for a shared thread carrying several executor groups (see {@code ThreadLayout#share}); set before the thread
      * starts. A slow task leaves it for a thread of its own only while the thread budget allows.
@@ -128,12 +126,8 @@ public final class Executor implements Runnable {
         StopScope stopScope = StopScope.enter();
         balancer.start();
         try {
-            if (!tasksStarted) {
-                for (TaskRunner task : tasks) {
-                    task.start();
-                }
-            }
-            while (!inbox.stopRequested()) {
+            boolean run = tasksStarted || host.startGate().startTasks(tasks, inbox);
+            while (run && !inbox.stopRequested()) {
                 int work;
                 try {
                     work = doWork();
@@ -152,17 +146,20 @@ public final class Executor implements Runnable {
                     idleWithSpouts();
                 }
             }
-            drainBeforeStop();
+            if (run) { // else stopped before the start gate opened: the tasks that did not start have no turn
+                drainBeforeStop();
+            }
             outbox.flushAll();
         } catch (Throwable t) {
             LOG.error("Executor {} stopped by an unexpected error", name, t);
             host.reportError(tasks.length > 0 ? tasks[0] : null, t);
         } finally {
+            ends.loopEnded();
             stopScope.ending();
             for (TaskRunner task : tasks) {
                 task.shutdown();
             }
-            stopped.countDown();
+            ends.stopped();
         }
     }
 
@@ -311,11 +308,12 @@ public final class Executor implements Runnable {
      * if it ended. A thread that was never started counts as ended: there is nothing to wait for.
      */
     public boolean awaitStopUntil(long deadlineNanos) throws InterruptedException {
-        Thread t = inbox.thread();
-        if (t == null || t.getState() == Thread.State.NEW) {
-            return true;
-        }
-        return stopped.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        return ends.awaitStop(inbox.thread(), deadlineNanos);
+    }
+
+    /** As {@link #awaitStopUntil}, until the loop ended (see {@link StopLatches}); its tasks may still be closing. */
+    public boolean awaitLoopEndUntil(long deadlineNanos) throws InterruptedException {
+        return ends.awaitLoopEnd(inbox.thread(), deadlineNanos);
     }
 
     /**
@@ -352,7 +350,7 @@ public final class Executor implements Runnable {
      */
     public void interruptForStop() {
         Thread t = inbox.thread();
-        if (t != null && stopped.getCount() != 0 && t.getState() != Thread.State.NEW) {
+        if (t != null && !ends.isStopped() && t.getState() != Thread.State.NEW) {
             for (TaskRunner task : tasks) {
                 task.markInterruptedByStop();
             }
@@ -361,7 +359,7 @@ public final class Executor implements Runnable {
     }
 
     public boolean isStoppedForGood() {
-        return stopped.getCount() == 0;
+        return ends.isStopped();
     }
 
     /** The executor's name (its thread's). Any thread. */

@@ -44,6 +44,9 @@ public interface ExecutorHost {
      */
     void undoCut(Inbox home, BoltTask moved, double rateBefore, String why);
 
+    /** Which tasks an executor starts before its first turn, and when the others (see {@link StartGate}). */
+    StartGate startGate();
+
     /** An unexpected error stopped an executor's loop; {@code task} may be null. */
     void reportError(TaskRunner task, Throwable error);
 }

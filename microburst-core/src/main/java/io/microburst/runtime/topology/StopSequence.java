@@ -170,15 +170,15 @@ final class StopSequence {
     }
 
     /**
-     * Waits until {@code e} has stopped (true), or {@code deadlineNanos} has passed (false). An executor found inside a
-     * spout call for {@link #SPOUT_CALL_GRACE_NANOS} cannot drain: it is left to the stop (true), so the components
-     * after it still drain.
+     * Waits until {@code e}'s loop has ended (true), or {@code deadlineNanos} has passed (false). An executor found
+     * inside a spout call for {@link #SPOUT_CALL_GRACE_NANOS} cannot drain: it is left to the stop (true), so the
+     * components after it still drain.
      */
     private static boolean awaitDrained(Executor e, long deadlineNanos) throws InterruptedException {
         SpoutCallWatch watch = new SpoutCallWatch(e);
         while (true) {
             long now = System.nanoTime();
-            if (e.awaitStopUntil(Math.min(deadlineNanos, now + POLL_NANOS))) {
+            if (e.awaitLoopEndUntil(Math.min(deadlineNanos, now + POLL_NANOS))) {
                 return true;
             }
             now = System.nanoTime();
@@ -233,9 +233,10 @@ final class StopSequence {
     }
 
     /**
-     * Stops the executors group by group, producers first, each once it has executed what waits in its queues, until
-     * {@code deadlineNanos} (a {@link System#nanoTime()} reading). Returns true if all stopped in time; the caller
-     * stops the rest (cutting their drain short).
+     * Stops the executors' loops group by group, producers first, each once it has executed what waits in its queues,
+     * until {@code deadlineNanos} (a {@link System#nanoTime()} reading). The next group does not wait for the tasks of
+     * the one before to close (closes that wait, such as Trident's ZooKeeper clients, then overlap); the caller waits
+     * for them. Returns true if all loops ended in time; the caller stops the rest (cutting their drain short).
      */
     static boolean drain(TopologyPlan plan, Executor[] executors, long deadlineNanos) throws InterruptedException {
         for (List<Executor> group : groups(plan, executors)) {

@@ -10,6 +10,7 @@ import io.microburst.plan.PlacementPolicy;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.executor.Executor;
 import io.microburst.runtime.executor.ExecutorHost;
+import io.microburst.runtime.executor.StartGate;
 import io.microburst.runtime.task.BoltTask;
 import io.microburst.runtime.task.EventSampling;
 import io.microburst.runtime.task.Inbox;
@@ -45,6 +46,7 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     private final TreeLog treeLog = new TreeLog();
     private volatile FusionPlan fusion;
     private final EventSampling eventSampling = new EventSampling();
+    private volatile StartGate startGate = StartGate.OPEN;
 
     TopologyHost(TopologyPlan plan, ClassLoader loader, TupleContext tupleContext, boolean acking, Switchboard board,
         WorkerResources resources, Supervisor supervisor, TopologyTimers timers) {
@@ -151,6 +153,16 @@ final class TopologyHost implements TaskHost, ExecutorHost {
     @Override
     public AtomicBoolean preparedFlag(int taskId) {
         return resources.preparedFlag(taskId);
+    }
+
+    /** Before the executors start (the upgrading thread): which tasks start early (see {@link StartGate}). */
+    void setStartGate(StartGate gate) {
+        startGate = gate;
+    }
+
+    @Override
+    public StartGate startGate() {
+        return startGate;
     }
 
     @Override

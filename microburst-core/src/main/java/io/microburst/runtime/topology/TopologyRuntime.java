@@ -12,6 +12,7 @@ import io.microburst.plan.ParallelismPolicy;
 import io.microburst.plan.TopologyPlan;
 import io.microburst.runtime.clock.SharedTimer;
 import io.microburst.runtime.executor.Executor;
+import io.microburst.runtime.executor.StartGate;
 import io.microburst.runtime.task.SpoutTask;
 import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskRunner;
@@ -128,6 +129,11 @@ public final class TopologyRuntime {
         for (Executor e : executors) {
             e.start();
         }
+    }
+
+    /** Before {@link #start}: its executors start only {@code gate}'s early tasks until it opens (an upgrade's). */
+    public void holdLateTasks(StartGate gate) {
+        host.setStartGate(gate);
     }
 
     /** Activates or deactivates the spouts (their activate/deactivate run on their own threads). */
@@ -312,10 +318,7 @@ public final class TopologyRuntime {
         return loader;
     }
 
-    /**
-     * The configuration Nimbus keeps for this topology: the submitted one until a rebalance overrides some of it
-     * (Storm's {@code topology_conf_overrides}).
-     */
+    /** The configuration Nimbus keeps: the submitted one until a rebalance overrides some (topology_conf_overrides). */
     public Map<String, Object> storedConf() {
         Map<String, Object> conf = storedConf;
         return conf != null ? conf : plan.conf();
@@ -326,10 +329,7 @@ public final class TopologyRuntime {
         storedConf = conf;
     }
 
-    /**
-     * The topology Nimbus keeps: the submitted one until a rebalance overrides component resources (Storm's
-     * {@code topology_resources_overrides}).
-     */
+    /** The topology Nimbus keeps: as submitted until a rebalance overrides resources (topology_resources_overrides). */
     public StormTopology storedTopology() {
         StormTopology topology = storedTopology;
         return topology != null ? topology : plan.topology();
