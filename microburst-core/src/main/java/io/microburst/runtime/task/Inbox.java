@@ -56,6 +56,8 @@ public final class Inbox {
     /** The inbox batch being executed, and the index of its next tuple. */
     Batch current;
     int position;
+    /** What {@link Batch#readAhead} read, kept so that its reads stay. Executor thread. */
+    private int readAhead;
     private final MessagePassingQueue.Consumer<RoutedTuple> executeOne = this::execute;
 
     /** Written once before any executor of the topology starts; read by producers to wake this one. */
@@ -164,6 +166,7 @@ public final class Inbox {
                 int from = position;
                 int to = Math.min(b.size, from + chunk);
                 position = to;
+                readAhead += b.readAhead(from, to);
                 for (int i = from; i < to; i++) {
                     Link link = b.link(i);
                     BoltTask target = link.target;
@@ -237,10 +240,7 @@ public final class Inbox {
         wake();
     }
 
-    /**
-     * Posts an action on one task to the thread that runs the task when the action runs: if the task has moved by
-     * then, the action follows it.
-     */
+    /** Posts an action on one task to the thread that runs the task when the action runs (it follows a move). */
     public void postForTask(Resident task, Runnable action) {
         post((Runnable) () -> {
             Inbox now = task.inbox();
