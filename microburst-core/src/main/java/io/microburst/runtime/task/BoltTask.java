@@ -297,10 +297,8 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
         // for them (and the anchor tuple in it) can be scalar-replaced
         if (acking && anchors != null && !anchors.isEmpty()) {
             sendAnchored(anchors, values, single, n);
-        } else if (single != null && oddDepth) {
-            outbox.sendFromOdd(single, values, UNANCHORED); // a send per parity: see Outbox.sendFromEven
         } else if (single != null) {
-            outbox.sendFromEven(single, values, UNANCHORED);
+            outbox.send(single, values, UNANCHORED);
         } else {
             for (int i = 0; i < n; i++) {
                 outbox.send(targets[i], values, UNANCHORED);

@@ -12,12 +12,12 @@ import org.jctools.queues.MpscArrayQueue;
 /**
  * The sending side of one executor: a batch per consumer executor, filled by its tasks' emits and handed over when
  * full or when the executor runs out of work (smart batching; never on a timer), or at each emit while the calls that
- * emit are slow (see {@link #pace}), the pool of empty batches its consumers give back, and the overflow lists that
- * keep a full consumer on a cycle from blocking.
+ * emit are slow (see {@link #pace}), the pool of empty batches its
+ * consumers give back, and the overflow lists that keep a full consumer on a cycle from blocking.
  *
  * <p>Threading: the executor's own thread only, except {@link #giveBack} (any consumer) and {@link #send} from a thread
- * of the user's own, which hands the tuple straight to the consumer's foreign queue (as do the sends per producer
- * parity). Tasks call their outbox themselves: a fused delivery is one call level, as the JIT's inlining depth requires.
+ * of the user's own, which hands the tuple straight to the consumer's foreign queue. Tasks hold their outbox directly
+ * and call {@link #send} themselves: a fused delivery is one call level, as the JIT's inlining depth requires.
  *
  * <p>Public for the executor loop ({@code runtime.executor}: flushes and overflow retries on its own thread) and the
  * topology ({@code runtime.topology}: placement before the threads start, statistics from any thread). {@link #send}
@@ -75,6 +75,7 @@ public final class Outbox {
         thread = t;
     }
 
+
     /** How many consumers this outbox has room for now (it grows to those it sends to). */
     int consumerSlots() {
         return batches.length;
@@ -85,36 +86,12 @@ public final class Outbox {
     }
 
     /**
-     * Sets how the next emits are handed over: {@code slow} 1 (the calls that emit them were slow, see {@link
-     * TurnBudget#slowCalls}) hands each emit over at once, 0 fills batches. Arithmetic: each turn calls it. Executor thread.
+     * Sets how the next emits are handed over: {@code slow} 1 (the calls that emit them were slow, see
+     * {@link TurnBudget#slowCalls}) hands each emit over at once, 0 fills batches. Arithmetic, no branch: the phases call
+     * it every turn. Executor thread.
      */
     void pace(int slow) {
         fillLimit = batchSize - (batchSize - 1) * slow;
-    }
-
-    /**
-     * Sends from a task at an even fused depth (every spout): a fused target at an odd depth runs its odd copy at once.
-     * {@link #send} serves every hop, so its profile of the copy to run saw both, and C2 inlined both at each hop: a
-     * producer's own execute again under its emit (WordCount's split inside its words' send), bloating the chain past
-     * the inlining budgets. Anything else (another thread or executor, the same parity) goes through {@link #send}.
-     */
-    void sendFromEven(Link link, List<Object> values, MessageId id) {
-        BoltTask target = link.target;
-        if (target.oddDepth & target.fused & link.executorIndex == index & Thread.currentThread() == thread) {
-            target.executeOdd(link, values, id);
-        } else {
-            send(link, values, id);
-        }
-    }
-
-    /** As {@link #sendFromEven}, from a task at an odd fused depth: a fused target at an even depth runs its even copy. */
-    void sendFromOdd(Link link, List<Object> values, MessageId id) {
-        BoltTask target = link.target;
-        if (!target.oddDepth & target.fused & link.executorIndex == index & Thread.currentThread() == thread) {
-            target.executeEven(link, values, id);
-        } else {
-            send(link, values, id);
-        }
     }
 
     /**

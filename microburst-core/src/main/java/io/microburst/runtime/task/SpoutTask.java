@@ -184,10 +184,10 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         if (messageId != null && acking) {
             sendTracked(r, values, messageId, single, n);
         } else if (single != null) {
-            outbox.sendFromEven(single, values, UNANCHORED);
+            outbox.send(single, values, UNANCHORED);
         } else {
             for (int i = 0; i < n; i++) {
-                outbox.sendFromEven(targets[i], values, UNANCHORED);
+                outbox.send(targets[i], values, UNANCHORED);
             }
         }
         stats.emitted(r.index, n);
@@ -242,7 +242,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
         pending.add(tree);
         inFlight++;
         for (int i = 0; i < n; i++) {
-            outbox.sendFromEven(single != null ? single : targets[i], values, TrackedMessageId.of(tree, edges[i]));
+            outbox.send(single != null ? single : targets[i], values, TrackedMessageId.of(tree, edges[i]));
         }
         if (n == 0) {
             tree.completeIfEmpty();
