@@ -2,7 +2,9 @@ package io.microburst;
 
 import io.microburst.cluster.upgrade.UpgradeOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -71,9 +73,11 @@ class UpgradeFirstCommitTest {
             // the new version recovers and commits its first checkpoint at once, with nothing in it; the next would
             // come 20 seconds later
             waitFor(() -> COMMITTED.get() > committedBefore, "the new version's first commit", 60);
+            List<Integer> ids = new ArrayList<>();
             for (int id = 0; id < 100; id++) {
-                SOURCE.add(id);
+                ids.add(id);
             }
+            SOURCE.addAll(ids); // one append: the spout sees the 100 ids together
             waitFor(() -> ACKED.size() == 100, "the new version's first 100 ids acked", 10);
             KillOptions now = new KillOptions();
             now.set_wait_secs(0);

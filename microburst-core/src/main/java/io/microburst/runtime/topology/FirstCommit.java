@@ -25,7 +25,9 @@ import io.microburst.runtime.task.TaskRunner;
  *   a first emit's nudge is not held back either.</li>
  * </ul>
  * At most {@link #WATCHED_CHECKPOINTS} checkpoints are watched: after those, or once every spout heard of its first
- * tree, the bounds are lifted and the hooks leave the tasks. Nothing waits for a clock; each step is a signal.
+ * tree and one more checkpoint (started at once) committed the trees its spouts emitted after the barrier that held
+ * their first ones, the bounds are lifted and the hooks leave the tasks. Nothing waits for a clock; each step is a
+ * signal.
  *
  * <p>Threading: {@link #watch} on the upgrading thread, before the version is activated (every step is posted to the
  * tasks' executor threads as mail, so it runs before the activation that follows it); the rest on those threads.
@@ -80,6 +82,7 @@ public final class FirstCommit {
             e.post(() -> w.attach(FIRST_MAX_PENDING));
         }
         int[] watched = {0};
+        boolean[] flushed = {false};
         cpExecutor.post(() -> {
             if (!cp.attach()) {
                 finish(cp, cpExecutor, watches, executors);
@@ -87,8 +90,12 @@ public final class FirstCommit {
             }
             cp.awake();
             cp.afterCheckpoint(() -> {
-                if (unheard.get() == 0 || ++watched[0] > WATCHED_CHECKPOINTS) {
+                if (++watched[0] > WATCHED_CHECKPOINTS || flushed[0]) {
                     finish(cp, cpExecutor, watches, executors);
+                } else if (unheard.get() == 0) {
+                    // the trees emitted after the barrier that held the first ones: one more checkpoint at once
+                    flushed[0] = true;
+                    cp.nudge();
                 } else if (waiting.get() > 0) {
                     cp.nudge();
                 }
