@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -60,6 +61,17 @@ class KafkaUpgradeMeasurement {
 
     @TempDir
     Path dir;
+
+    /** When each of {@code version}'s start steps and its first ack came, in ms after {@code since}. */
+    private static String steps(long since, UpgradeProbe.Version version) {
+        StringBuilder out = new StringBuilder();
+        for (UpgradeProbe.Mark mark : UpgradeProbe.Mark.values()) {
+            long at = version.marks.get(mark.ordinal());
+            out.append(mark.name().toLowerCase(Locale.ROOT)).append(' ')
+                .append(at == 0 ? "-" : Long.toString(ms(at - since))).append(" ms, ");
+        }
+        return out.append("first ack ").append(ms(version.first.get() - since)).append(" ms").toString();
+    }
 
     @Test
     void twentyUpgradesOfAKafkaCountingTopology() throws Exception {
@@ -104,7 +116,8 @@ class KafkaUpgradeMeasurement {
                     lines.add("upgrade " + (i + 1) + " (to " + (i % 2 == 0 ? "b" : "a") + "): output gap " + ms(gap)
                         + " ms (recorded " + answer.get("outputGapMs") + " ms, replayed " + answer.get("replayed")
                         + "); the request took " + ms(took) + " ms; old version's acks "
-                        + UpgradeProbe.acks(previous));
+                        + UpgradeProbe.acks(previous) + "; after the old version's last ack, the new one's "
+                        + steps(UpgradeProbe.VERSIONS.get(previous).last.get(), UpgradeProbe.VERSIONS.get(next)));
                     lastId = next;
                     if (i == 0 || i == UPGRADES - 1) {
                         heap[i == 0 ? 0 : 1] = heapAfterGc();

@@ -78,6 +78,18 @@ final class KafkaUpgradeSource {
                 }
 
                 @Override
+                public void activate() {
+                    UpgradeProbe.mark(topologyId, UpgradeProbe.Mark.ACTIVATED);
+                    super.activate();
+                }
+
+                @Override
+                public void nextTuple() {
+                    UpgradeProbe.mark(topologyId, UpgradeProbe.Mark.POLLED);
+                    super.nextTuple();
+                }
+
+                @Override
                 public void ack(Object messageId) {
                     super.ack(messageId);
                     KafkaSpoutMessageId id = (KafkaSpoutMessageId) messageId;
@@ -88,10 +100,12 @@ final class KafkaUpgradeSource {
             public static class CountBolt extends BaseStatefulBolt<KeyValueState<String, Long>> {
                 protected KeyValueState<String, Long> state;
                 private OutputCollector collector;
+                private String topologyId;
 
                 @Override
                 public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector c) {
                     collector = c;
+                    topologyId = context.getStormId();
                     UpgradeProbe.loaded(context.getStormId(), getClass().getClassLoader());
                 }
 
@@ -108,6 +122,7 @@ final class KafkaUpgradeSource {
                     state.put("k" + key, state.get("k" + key, 0L) + 1);
                     state.put("r" + record, state.get("r" + record, 0L) + 1);
                     UpgradeProbe.delivered(record, SECOND);
+                    UpgradeProbe.mark(topologyId, UpgradeProbe.Mark.EXECUTED);
                     collector.ack(input);
                 }
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Where the components of {@link KafkaUpgradeSource}'s jars, loaded by the server in a class loader per version, report
@@ -28,11 +29,30 @@ public final class UpgradeProbe {
     /** Executions by the second version's bolt (its own logic ran). */
     static final AtomicLong SECOND_LOGIC = new AtomicLong();
 
-    /** One version's acks: first and last time, how many. */
+    /** One version's acks: first and last time, how many; and when each {@link Mark} first happened. */
     static final class Version {
         final AtomicLong first = new AtomicLong();
         final AtomicLong last = new AtomicLong();
         final AtomicLong acks = new AtomicLong();
+        final AtomicLongArray marks = new AtomicLongArray(Mark.values().length);
+    }
+
+    /** Steps of a version's start, each timed at its first occurrence. */
+    public enum Mark {
+        /** The spout's {@code activate}. */
+        ACTIVATED,
+        /** The spout's first {@code nextTuple}. */
+        POLLED,
+        /** The counting bolt's first execute. */
+        EXECUTED
+    }
+
+    /** Version {@code topologyId} reached {@code mark}: the first time counts. */
+    public static void mark(String topologyId, Mark mark) {
+        Version v = VERSIONS.computeIfAbsent(topologyId, id -> new Version());
+        if (v.marks.get(mark.ordinal()) == 0) {
+            v.marks.compareAndSet(mark.ordinal(), 0, System.nanoTime());
+        }
     }
 
     private UpgradeProbe() {
