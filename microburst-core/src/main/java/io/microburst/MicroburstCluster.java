@@ -159,7 +159,7 @@ public final class MicroburstCluster implements ILocalCluster {
 
     @Override
     public StormTopology getTopology(String id) throws NotAliveException {
-        return topologies.byId(id).storedTopology().deepCopy();
+        return topologies.byId(id).stored().topology().deepCopy();
     }
 
     @Override

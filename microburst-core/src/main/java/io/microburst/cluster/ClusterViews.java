@@ -76,7 +76,7 @@ public final class ClusterViews {
      * transactional state server's secret, which stays in the process.
      */
     public static String confJson(TopologyRuntime runtime) {
-        Map<String, Object> conf = runtime.storedConf();
+        Map<String, Object> conf = runtime.stored().conf();
         return JSONValue.toJSONString(Utils.redactValue(conf, Config.STORM_ZOOKEEPER_TOPOLOGY_AUTH_PAYLOAD));
     }
 

@@ -62,10 +62,10 @@ public final class TopologyCommands {
         // as Nimbus, when the new executors start
         runtime.rebalance(counts, wait, () -> {
             if (!resources.isEmpty()) {
-                runtime.storeTopology(RebalanceOverrides.withResources(runtime.storedTopology(), resources));
+                runtime.stored().storeTopology(RebalanceOverrides.withResources(runtime.stored().topology(), resources));
             }
             if (!confOverrides.isEmpty()) {
-                runtime.storeConf(RebalanceOverrides.withConf(runtime.storedConf(), confOverrides));
+                runtime.stored().storeConf(RebalanceOverrides.withConf(runtime.stored().conf(), confOverrides));
             }
         });
     }

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>the old version's spouts stop emitting; its tuples in flight finish and its pending trees complete, for at
  *   most the wait (then what is pending fails back to the spouts, as a normal replay), while Storm's checkpoint spout
  *   goes on, so stateful bolts commit a final checkpoint ({@link Handover});</li>
- *   <li>the old version stops as a kill stops it (queues drained, tasks closed, subprocesses ended);</li>
+ *   <li>the old version stops as a kill stops it (queues drained, tasks closed, subprocesses ended), except that
+ *   its Trident coordinators' closes go on while the new version starts ({@link TridentCoordinators});</li>
  *   <li>the state is handed over: same provider, same namespaces, moved where a task id changed
  *   ({@link StateCarry}); the new version, made with its own class loader, is listed under the name, its other
  *   tasks start, and it is activated if the old one was. Stateful components open their state only now, after the
@@ -143,7 +144,8 @@ public final class TopologyUpgrade {
             throw e;
         }
         long quiet = System.nanoTime();
-        old.kill(0, () -> { });
+        // the old Trident coordinators' ZooKeeper clients close while the new version starts
+        Runnable oldClosed = old.killLeavingCloses(TridentCoordinators::isCoordinator);
         long oldStopped = System.nanoTime();
         long handedOver;
         Thread thread = Thread.currentThread();
@@ -161,6 +163,7 @@ public final class TopologyUpgrade {
             }
         } catch (RuntimeException e) {
             runtime.stopNow();
+            oldClosed.run();
             restartOld(old, wasActive);
             throw new WrappedInvalidTopologyException("Upgrade of "
                 + "topology '" + name + "' failed, the previous version runs again: " + e.getMessage());
@@ -168,6 +171,7 @@ public final class TopologyUpgrade {
             thread.setContextClassLoader(previous);
         }
         long started = System.nanoTime();
+        oldClosed.run();
         UpgradePhases phases = new UpgradePhases(start, checked, early, drained.drainedNanos(), quiet, oldStopped,
             handedOver, started);
         long gapMillis = (started - drained.drainedNanos()) / 1_000_000;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import io.microburst.plan.ComponentPlan;
 import io.microburst.plan.Subscription;
 import io.microburst.plan.TopologyPlan;
@@ -43,9 +44,12 @@ final class StopSequence {
      * still running are interrupted (they may be stuck in user code that waits); at the deadline the rest are left
      * behind (daemon threads) with a warning. An executor stuck inside a spout call is not waited for that long (see
      * {@link #awaitReleasingStuckSpouts}). With {@code drain} (a kill), first {@link #drain}s for at most half the
-     * timeout, so that tuples in flight are executed rather than lost.
+     * timeout, so that tuples in flight are executed rather than lost. An executor whose tasks are all of
+     * {@code mayTrail}'s components (null: none) is not waited for once its loop ended: its closes go on, and the
+     * returned {@link TrailingCloses} waits for them.
      */
-    static void stop(TopologyPlan plan, Placement placement, long stopTimeoutMs, boolean drain) {
+    static TrailingCloses stop(TopologyPlan plan, Placement placement, long stopTimeoutMs, boolean drain,
+                               Predicate<String> mayTrail) {
         long timeout = TimeUnit.MILLISECONDS.toNanos(stopTimeoutMs);
         try {
             if (drain) {
@@ -56,21 +60,34 @@ final class StopSequence {
                 e.requestStop();
             }
             long start = System.nanoTime();
-            awaitReleasingStuckSpouts(all, start + timeout / 2);
-            for (Executor e : all) {
-                e.interruptForStop();
+            boolean[] trails = new boolean[all.length];
+            List<Executor> trailing = new ArrayList<>();
+            for (int i = 0; i < all.length; i++) {
+                trails[i] = TrailingCloses.mayTrail(all[i], mayTrail) && all[i].awaitLoopEndUntil(start);
+                if (trails[i]) {
+                    trailing.add(all[i]);
+                }
             }
+            awaitReleasingStuckSpouts(all, trails, start + timeout / 2);
             List<Executor> stuck = new ArrayList<>();
-            for (Executor e : all) {
-                if (!e.awaitStopUntil(start + timeout)) {
-                    stuck.add(e);
+            for (int i = 0; i < all.length; i++) {
+                if (!trails[i]) {
+                    all[i].interruptForStop();
+                }
+            }
+            for (int i = 0; i < all.length; i++) {
+                if (!trails[i] && !all[i].awaitStopUntil(start + timeout)) {
+                    stuck.add(all[i]);
                 }
             }
             if (!stuck.isEmpty()) {
                 LOG.warn("Executors {} did not stop within {} ms (stuck in user code?)", stuck, stopTimeoutMs);
             }
+            return trailing.isEmpty() ? TrailingCloses.NONE
+                : new TrailingCloses(trailing, start + timeout, stopTimeoutMs);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
+            return TrailingCloses.NONE;
         }
     }
 
@@ -117,14 +134,16 @@ final class StopSequence {
     }
 
     /**
-     * Waits until every executor has stopped or {@code deadlineNanos} has passed. An executor whose thread stays inside
+     * Waits until every executor but those that {@code trails} has stopped, or {@code deadlineNanos} has passed. An
+     * executor whose thread stays inside
      * a spout call for {@link #SPOUT_CALL_GRACE_NANOS} is interrupted; if it comes back, it closes its spouts itself,
      * on its own thread, so close() never runs while another call of the same spout does. If it is still inside a
      * spout call {@link #SPOUT_CALL_GRACE_NANOS} later, further calls into its spouts are barred and they are closed
      * from this thread, with a warning naming them: a spout blocked on a subprocess, such as a multi-lang spout whose
      * script never answers, lets go only when closed.
      */
-    private static void awaitReleasingStuckSpouts(Executor[] all, long deadlineNanos) throws InterruptedException {
+    private static void awaitReleasingStuckSpouts(Executor[] all, boolean[] trails, long deadlineNanos)
+        throws InterruptedException {
         SpoutCallWatch[] watches = new SpoutCallWatch[all.length];
         boolean[] interrupted = new boolean[all.length];
         boolean[] released = new boolean[all.length];
@@ -136,7 +155,7 @@ final class StopSequence {
             long now = System.nanoTime();
             for (int i = 0; i < all.length; i++) {
                 Executor e = all[i];
-                if (e.isStoppedForGood()) {
+                if (trails[i] || e.isStoppedForGood()) {
                     continue;
                 }
                 running = e;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import io.microburst.config.ConfigKeys;
 import io.microburst.metrics.ErrorLog;
 import io.microburst.metrics.StatsHistory;
@@ -18,7 +19,6 @@ import io.microburst.runtime.task.Switchboard;
 import io.microburst.runtime.task.TaskRunner;
 import io.microburst.runtime.task.TupleContext;
 import org.apache.storm.Config;
-import org.apache.storm.generated.StormTopology;
 import org.apache.storm.utils.ObjectReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,18 +56,17 @@ public final class TopologyRuntime {
     private final Placement placement;
     private final TopologyHost host;
     private final StatsViews stats = new StatsViews();
+    private final StoredSubmission stored;
     private final long launchMillis = System.currentTimeMillis();
     private volatile FusionPlan fusion;
     private volatile String status = "ACTIVE";
-    private volatile Map<String, Object> storedConf;
-    private volatile StormTopology storedTopology;
     private volatile String haltReason;
     private volatile boolean stopped;
     private volatile boolean killing;
     private final DelayedActions delayed;
     private ScheduledFuture<?> statsRecorder;
     private final AutoParallelism autoParallelism; // when the topology asks for it (ConfigKeys.PARALLELISM), else null
-    private final long stopTimeoutMs; // how long a stop waits for all executors together (see stopExecutors)
+    private final long stopTimeoutMs; // how long a stop waits for all executors together (see StopSequence)
 
     public TopologyRuntime(TopologyPlan plan, ClassLoader loader, SharedTimer timer, Consumer<TopologyRuntime> onHalted) {
         this.plan = plan;
@@ -75,6 +74,7 @@ public final class TopologyRuntime {
         this.timer = timer;
         this.onHalted = onHalted;
         this.delayed = new DelayedActions(plan.name());
+        this.stored = new StoredSubmission(plan);
         Map<String, Object> conf = plan.conf();
         this.tupleContext = new TupleContext(plan.topology(), conf, plan.taskToComponent(), plan.componentToSortedTasks(),
             plan.componentToStreamToFields(), plan.stormId());
@@ -159,50 +159,76 @@ public final class TopologyRuntime {
      * short-lived thread does the stop; without one, it returns once everything has stopped.
      */
     public void kill(int waitSecs, Runnable onStopped) {
-        synchronized (this) {
-            if (stopped) {
-                onStopped.run(); // halted: it stayed listed until this kill
-                return;
-            }
-            if (!killing) {
-                killing = true;
-                setActive(false);
-                status = "KILLED";
-            }
-        }
-        // A second kill with a shorter wait brings the stop forward, as in Storm; the earliest stop wins.
-        if (waitSecs <= 0) {
-            stop(true);
-            onStopped.run();
+        if (!markKilled()) {
+            onStopped.run(); // halted: it stayed listed until this kill
             return;
         }
-        delayed.after("killer", waitSecs, () -> {
-            stop(true);
+        Runnable stop = () -> {
+            stop(true, null);
             onStopped.run();
-        });
+        };
+        // A second kill with a shorter wait brings the stop forward, as in Storm; the earliest stop wins.
+        if (waitSecs <= 0) {
+            stop.run();
+        } else {
+            delayed.after("killer", waitSecs, stop);
+        }
+    }
+
+    /** Status KILLED, spouts deactivated; false if the topology had stopped already. */
+    private synchronized boolean markKilled() {
+        if (!stopped && !killing) {
+            killing = true;
+            setActive(false);
+            status = "KILLED";
+        }
+        return !stopped;
+    }
+
+    /**
+     * As {@link #kill} without a wait, for an upgrade, except that an executor whose tasks are all of {@code mayTrail}'s
+     * components is not waited for once its loop ended: its closes (old Trident coordinators' ZooKeeper clients) go on
+     * while the new version starts. Returns what ends the stop, to run once: waits for them, releases the resources.
+     */
+    public Runnable killLeavingCloses(Predicate<String> mayTrail) {
+        markKilled();
+        TrailingCloses trailing = stop(true, mayTrail);
+        return trailing.isEmpty() ? () -> { } : () -> {
+            trailing.await();
+            release();
+        };
     }
 
     /** Stops at once (no wait): executors stop after their current turn. Returns when all has stopped. */
     public void stopNow() {
-        stop(false);
+        stop(false, null);
     }
 
     /**
      * Stops; with {@code drain} (a kill), producers stop first and every executor executes what already waits in its
-     * queues before it stops, for at most half the stop timeout, so tuples in flight are not lost.
+     * queues before it stops, for at most half the stop timeout, so tuples in flight are not lost. Then the resources
+     * are released, unless some executors' closes trail ({@link #killLeavingCloses}).
      */
-    private synchronized void stop(boolean drain) {
+    private synchronized TrailingCloses stop(boolean drain, Predicate<String> mayTrail) {
         delayed.cutShort();
         if (stopped) {
-            return;
+            return TrailingCloses.NONE;
         }
         killing = true;
         if (haltReason == null) {
             status = "KILLED";
         }
         board.setActive(false);
-        stopExecutors(drain);
+        TrailingCloses trailing = StopSequence.stop(plan, placement, stopTimeoutMs, drain, mayTrail);
         stopped = true;
+        if (trailing.isEmpty()) {
+            release();
+        }
+        return trailing;
+    }
+
+    /** After the executors stopped: ends the topology's timers, worker hooks, metrics and resources. */
+    private synchronized void release() {
         if (statsRecorder != null) {
             statsRecorder.cancel(false);
         }
@@ -245,7 +271,7 @@ public final class TopologyRuntime {
             return;
         }
         atRelaunch.run();
-        stopExecutors(false);
+        StopSequence.stop(plan, placement, stopTimeoutMs, false, null);
         timers.cancelAll();
         stats.history().clear();
         executorCounts.forEach(plan::setExecutors);
@@ -260,20 +286,12 @@ public final class TopologyRuntime {
         delayed.await();
     }
 
-    /** Stops every executor (see {@link StopSequence#stop}). */
-    private void stopExecutors(boolean drain) {
-        StopSequence.stop(plan, placement, stopTimeoutMs, drain);
-    }
-
     /**
      * Stops the topology with an error after a task failed more often than the user's failure limit. Runs the stop on a
      * short-lived thread. The topology stays listed, status HALTED, with the reason among its errors, until killed.
      */
     private void halt(String reason) {
-        if (board.isHalted()) {
-            return;
-        }
-        if (killing || stopped) {
+        if (board.isHalted() || killing || stopped) {
             return; // no lock: an executor thread halts, and stopNow holds the lock while it waits for executors
         }
         haltReason = reason;
@@ -318,26 +336,9 @@ public final class TopologyRuntime {
         return loader;
     }
 
-    /** The configuration Nimbus keeps: the submitted one until a rebalance overrides some (topology_conf_overrides). */
-    public Map<String, Object> storedConf() {
-        Map<String, Object> conf = storedConf;
-        return conf != null ? conf : plan.conf();
-    }
-
-    /** Replaces what {@link #storedConf()} returns. */
-    public void storeConf(Map<String, Object> conf) {
-        storedConf = conf;
-    }
-
-    /** The topology Nimbus keeps: as submitted until a rebalance overrides resources (topology_resources_overrides). */
-    public StormTopology storedTopology() {
-        StormTopology topology = storedTopology;
-        return topology != null ? topology : plan.topology();
-    }
-
-    /** Replaces what {@link #storedTopology()} returns. */
-    public void storeTopology(StormTopology topology) {
-        storedTopology = topology;
+    /** The configuration and topology Nimbus keeps (rebalances may override some). */
+    public StoredSubmission stored() {
+        return stored;
     }
 
     public String status() {
