@@ -56,6 +56,8 @@ import org.slf4j.LoggerFactory;
  * built): the data folder is temporary and dies with the process, so a write on disk survives nothing a write in
  * the page cache does not, and each synced write cost Trident's batches (and an upgrade's gap) milliseconds.
  *
+ * <p>An upgrade holds its new version's reads here until the old version stopped ({@link StateReadHold}).
+ *
  * <p>Threading: started and closed by the cluster facade under its lock; its address is read from any thread; the
  * purge runs on its own thread.
  */
@@ -69,13 +71,13 @@ public final class TransactionalStateServer implements AutoCloseable {
     /** Held while {@link #FORCE_SYNC} is changed, so two servers built at once restore the operator's value. */
     private static final Object PROPERTY_LOCK = new Object();
     private final Path dataDir;
-    private final ZooKeeperServer server;
+    private final HoldingServer server;
     private final ServerCnxnFactory connections;
     private final String credentials;
     private final String digestId;
     private final ScheduledExecutorService purger;
 
-    private TransactionalStateServer(Path dataDir, ZooKeeperServer server, ServerCnxnFactory connections,
+    private TransactionalStateServer(Path dataDir, HoldingServer server, ServerCnxnFactory connections,
                                      String credentials, String digestId) {
         this.dataDir = dataDir;
         this.server = server;
@@ -124,7 +126,7 @@ public final class TransactionalStateServer implements AutoCloseable {
             dir = parent == null ? Files.createTempDirectory(prefix)
                 : Files.createTempDirectory(Files.createDirectories(parent), prefix);
             File data = dir.toFile();
-            ZooKeeperServer server = withoutForcedSync(() -> new ZooKeeperServer(data, data, 2000));
+            HoldingServer server = withoutForcedSync(() -> new HoldingServer(data, data, 2000));
             byte[] secret = new byte[24];
             new SecureRandom().nextBytes(secret);
             String credentials = "microburst:" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
@@ -153,14 +155,14 @@ public final class TransactionalStateServer implements AutoCloseable {
 
     /** What builds a ZooKeeper server; may throw what its constructor throws. */
     private interface ServerBuild {
-        ZooKeeperServer build() throws IOException;
+        HoldingServer build() throws IOException;
     }
 
     /**
      * Builds the server with {@link #FORCE_SYNC} set to "no" (ZooKeeper reads it when it builds its transaction
      * log), then restores the operator's value, or its absence.
      */
-    private static ZooKeeperServer withoutForcedSync(ServerBuild build) throws IOException {
+    private static HoldingServer withoutForcedSync(ServerBuild build) throws IOException {
         synchronized (PROPERTY_LOCK) {
             String operators = System.getProperty(FORCE_SYNC);
             System.setProperty(FORCE_SYNC, "no");
@@ -174,6 +176,14 @@ public final class TransactionalStateServer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Holds the requests under {@code root} (Trident's transactional root) of the sessions created from now on (an
+     * upgrade's new version's) until the hold is released or, after an abort, for good (see {@link StateReadHold}).
+     */
+    public StateReadHold holdNewSessions(String root) {
+        return server.hold(root);
     }
 
     /** The server's snapshots and transaction log, for tests. */
