@@ -207,6 +207,22 @@ public final class TopologySubmitter {
         }
     }
 
+    /**
+     * A hold on the transactional state server's new sessions (see {@link StateReadHold}) when {@code next} keeps its
+     * Trident state there, else null.
+     */
+    public StateReadHold holdTransactionalState(Prepared next) {
+        synchronized (open) {
+            TransactionalStateServer server = stateServer;
+            Object port = next.topoConf().get(Config.TRANSACTIONAL_ZOOKEEPER_PORT);
+            if (server == null || port == null || !String.valueOf(server.port()).equals(String.valueOf(port))) {
+                return null;
+            }
+            Object root = next.topoConf().get(Config.TRANSACTIONAL_ZOOKEEPER_ROOT);
+            return server.holdNewSessions(root == null ? "/transactional" : root.toString());
+        }
+    }
+
     private TransactionalStateServer transactionalStateServer() {
         synchronized (open) {
             open.check();

@@ -28,6 +28,7 @@ import org.apache.storm.shade.org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.storm.shade.org.apache.zookeeper.server.SessionTracker;
 import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.storm.shade.org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.apache.storm.shade.org.apache.zookeeper.server.persistence.FileTxnSnapLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,12 @@ import org.slf4j.LoggerFactory;
  * disk. A thread of this server's own ({@code microburst-transactional-state-purge}) keeps the last
  * {@link #SNAPSHOTS_KEPT} snapshots and the logs they need every {@link #PURGE_PERIOD_MINUTES} minutes.
  *
+ * <p>Its transaction log does not fsync each write ({@value #FORCE_SYNC} {@code =no}, set only while the server is
+ * built): the data folder is temporary and dies with the process, so a write on disk survives nothing a write in
+ * the page cache does not, and each synced write cost Trident's batches (and an upgrade's gap) milliseconds.
+ *
+ * <p>An upgrade holds its new version's reads here until the old version stopped ({@link StateReadHold}).
+ *
  * <p>Threading: started and closed by the cluster facade under its lock; its address is read from any thread; the
  * purge runs on its own thread.
  */
@@ -58,15 +65,19 @@ public final class TransactionalStateServer implements AutoCloseable {
     /** The fewest snapshots ZooKeeper's purge keeps. */
     static final int SNAPSHOTS_KEPT = 3;
     static final long PURGE_PERIOD_MINUTES = 10;
+    /** ZooKeeper's system property: "no" builds a transaction log that does not fsync. */
+    static final String FORCE_SYNC = "zookeeper.forceSync";
     private static final Logger LOG = LoggerFactory.getLogger(TransactionalStateServer.class);
+    /** Held while {@link #FORCE_SYNC} is changed, so two servers built at once restore the operator's value. */
+    private static final Object PROPERTY_LOCK = new Object();
     private final Path dataDir;
-    private final ZooKeeperServer server;
+    private final HoldingServer server;
     private final ServerCnxnFactory connections;
     private final String credentials;
     private final String digestId;
     private final ScheduledExecutorService purger;
 
-    private TransactionalStateServer(Path dataDir, ZooKeeperServer server, ServerCnxnFactory connections,
+    private TransactionalStateServer(Path dataDir, HoldingServer server, ServerCnxnFactory connections,
                                      String credentials, String digestId) {
         this.dataDir = dataDir;
         this.server = server;
@@ -115,7 +126,7 @@ public final class TransactionalStateServer implements AutoCloseable {
             dir = parent == null ? Files.createTempDirectory(prefix)
                 : Files.createTempDirectory(Files.createDirectories(parent), prefix);
             File data = dir.toFile();
-            ZooKeeperServer server = new ZooKeeperServer(data, data, 2000);
+            HoldingServer server = withoutForcedSync(() -> new HoldingServer(data, data, 2000));
             byte[] secret = new byte[24];
             new SecureRandom().nextBytes(secret);
             String credentials = "microburst:" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
@@ -140,6 +151,44 @@ public final class TransactionalStateServer implements AutoCloseable {
             deleteQuietly(dir);
             throw new IllegalStateException("Interrupted while starting the transactional state server", e);
         }
+    }
+
+    /** What builds a ZooKeeper server; may throw what its constructor throws. */
+    private interface ServerBuild {
+        HoldingServer build() throws IOException;
+    }
+
+    /**
+     * Builds the server with {@link #FORCE_SYNC} set to "no" (ZooKeeper reads it when it builds its transaction
+     * log), then restores the operator's value, or its absence.
+     */
+    private static HoldingServer withoutForcedSync(ServerBuild build) throws IOException {
+        synchronized (PROPERTY_LOCK) {
+            String operators = System.getProperty(FORCE_SYNC);
+            System.setProperty(FORCE_SYNC, "no");
+            try {
+                return build.build();
+            } finally {
+                if (operators == null) {
+                    System.clearProperty(FORCE_SYNC);
+                } else {
+                    System.setProperty(FORCE_SYNC, operators);
+                }
+            }
+        }
+    }
+
+    /**
+     * Holds the requests under {@code root} (Trident's transactional root) of the sessions created from now on (an
+     * upgrade's new version's) until the hold is released or, after an abort, for good (see {@link StateReadHold}).
+     */
+    public StateReadHold holdNewSessions(String root) {
+        return server.hold(root);
+    }
+
+    /** The server's snapshots and transaction log, for tests. */
+    FileTxnSnapLog transactionLog() {
+        return server.getTxnLogFactory();
     }
 
     public String host() {

@@ -9,6 +9,7 @@ import io.microburst.runtime.topology.Handover;
 import io.microburst.runtime.topology.TopologyRuntime;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.storm.generated.AlreadyAliveException;
 import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.StormTopology;
@@ -26,7 +27,9 @@ import org.slf4j.LoggerFactory;
  *   loader, its state fits ({@link UpgradeCheck}); a refusal leaves the old version running untouched and says why
  *   in one line naming the component;</li>
  *   <li>the new version starts beside the old one, unlisted and inactive: only its multi-lang components open or
- *   prepare now (their subprocesses start and answer; {@link EarlyStart}), its other tasks wait until the old version
+ *   prepare now (their subprocesses start and answer; {@link EarlyStart}), and so do its Trident coordinators, whose
+ *   reads of their state our ZooKeeper holds until the old version's loops ended ({@link CoordinatorHold}); its
+ *   other tasks wait until the old version
  *   stopped ({@link StartGate}); meanwhile the old checkpoint spout's idle sleep ends ({@link CheckpointWake});</li>
  *   <li>the old version's spouts stop emitting; its tuples in flight finish and its pending trees complete, for at
  *   most the wait (then what is pending fails back to the spouts, as a normal replay), while Storm's checkpoint spout
@@ -121,15 +124,19 @@ public final class TopologyUpgrade {
         }
         boolean wasActive = "ACTIVE".equals(status);
         int waitSecs = options.waitSecs() >= 0 ? options.waitSecs() : old.plan().defaultWaitSecs();
-        StartGate gate = new StartGate(EarlyStart.components(next.plan(), next.loader()));
+        CoordinatorHold held = CoordinatorHold.begin(submitter, next); // before the new version's first session
+        Set<String> earlyComponents = new TreeSet<>(EarlyStart.components(next.plan(), next.loader()));
+        earlyComponents.addAll(held.components());
+        StartGate gate = new StartGate(earlyComponents, held.components());
         long checked = System.nanoTime();
         // the old checkpoint spout's idle sleep ends while the new version starts, not after the drain began
         CheckpointWake wake = CheckpointWake.begin(old, CheckpointSpout.CHECKPOINT_COMPONENT_ID);
         TopologyRuntime runtime;
         try {
-            runtime = startEarly(next, gate, waitSecs * 1000L);
+            runtime = startEarly(next, gate, held, waitSecs * 1000L);
         } catch (InvalidTopologyException | InterruptedException | RuntimeException e) {
             wake.undo();
+            held.drop(); // the new version did not start: what it asked stays unanswered
             throw e;
         }
         Handover.Result drained;
@@ -140,12 +147,19 @@ public final class TopologyUpgrade {
             drained = Handover.drain(old, Set.of(CheckpointSpout.CHECKPOINT_COMPONENT_ID), waitSecs * 1000L);
         } catch (RuntimeException | InterruptedException e) {
             wake.undo();
-            runtime.stopNow(); // the old version was not stopped: it runs on
+            held.abandon(runtime); // the old version was not stopped: it runs on
             throw e;
         }
         long quiet = System.nanoTime();
         // the old Trident coordinators' ZooKeeper clients close while the new version starts
-        Runnable oldClosed = old.killLeavingCloses(TridentCoordinators::isCoordinator);
+        Runnable oldClosed;
+        try {
+            oldClosed = old.killLeavingCloses(TridentCoordinators::isCoordinator);
+        } catch (RuntimeException e) {
+            held.abandon(runtime);
+            throw e;
+        }
+        held.release(); // the old version's loops ended: the new coordinators read what they left
         long oldStopped = System.nanoTime();
         long handedOver;
         Thread thread = Thread.currentThread();
@@ -186,8 +200,8 @@ public final class TopologyUpgrade {
      * started, and waits for at most {@code waitMs} until they have (a new version that cannot start at all is refused
      * here, the old one untouched).
      */
-    private TopologyRuntime startEarly(TopologySubmitter.Prepared next, StartGate gate, long waitMs)
-        throws InvalidTopologyException, InterruptedException {
+    private TopologyRuntime startEarly(TopologySubmitter.Prepared next, StartGate gate, CoordinatorHold held,
+                                       long waitMs) throws InvalidTopologyException, InterruptedException {
         TopologyRuntime runtime = submitter.unlisted(next);
         runtime.holdLateTasks(gate);
         Thread thread = Thread.currentThread();
@@ -201,8 +215,9 @@ public final class TopologyUpgrade {
         boolean ready;
         try {
             ready = gate.earlyComponents().isEmpty() || gate.awaitEarly(runtime.executorCount(), waitMs);
+            held.awaitReached(next.plan().name(), waitMs);
         } catch (InterruptedException e) {
-            runtime.stopNow();
+            held.abandon(runtime);
             throw e;
         }
         if (!ready) {

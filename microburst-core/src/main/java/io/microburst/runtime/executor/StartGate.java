@@ -15,27 +15,40 @@ import java.util.concurrent.locks.LockSupport;
  * counts those arrivals), and then waits without running a turn: no mail, no tuple, no {@code nextTuple}, so the
  * early tasks do no visible work. Once the gate opens ({@link #open}) the other tasks start and the loop begins; a
  * stop requested meanwhile ends the wait, and the tasks not started are never started (nor closed).
- * {@link #OPEN} holds nothing back: every task starts at once, in task order, as in an ordinary start.
+ * {@link #OPEN} holds nothing back: every task starts at once, in task order, as in an ordinary start. Some early
+ * components may block in their open until the gate is about to open (an upgrade's Trident coordinators, whose reads
+ * of their state wait for the old version's stop): an executor with such a task says it has arrived before it starts
+ * its early tasks, so {@link #awaitEarly} does not wait for them.
  *
  * <p>Threading: {@link #startTasks} on each executor's thread as it begins; {@link #open} and {@link #awaitEarly} on
  * any thread (the upgrading one).
  */
 public final class StartGate {
     /** The gate of an ordinary start: every task at once. */
-    public static final StartGate OPEN = new StartGate(Set.of(), true);
+    public static final StartGate OPEN = new StartGate(Set.of(), Set.of(), true);
 
     private final Set<String> early;
+    private final Set<String> blocking;
     private final Queue<Thread> waiting = new ConcurrentLinkedQueue<>();
     private volatile boolean opened;
     private int arrived; // executors done with their early tasks; guarded by this
 
     /** A closed gate that lets {@code earlyComponents}' tasks start at once. */
     public StartGate(Set<String> earlyComponents) {
-        this(earlyComponents, false);
+        this(earlyComponents, Set.of(), false);
     }
 
-    private StartGate(Set<String> earlyComponents, boolean opened) {
+    /**
+     * A closed gate that lets {@code earlyComponents}' tasks start at once, some of which, {@code blockingComponents},
+     * may block until the gate is about to open and are not waited for.
+     */
+    public StartGate(Set<String> earlyComponents, Set<String> blockingComponents) {
+        this(earlyComponents, blockingComponents, false);
+    }
+
+    private StartGate(Set<String> earlyComponents, Set<String> blockingComponents, boolean opened) {
         this.early = Set.copyOf(earlyComponents);
+        this.blocking = Set.copyOf(blockingComponents);
         this.opened = opened;
     }
 
@@ -55,12 +68,21 @@ public final class StartGate {
             }
             return true;
         }
+        boolean arrived = false;
+        for (TaskRunner task : tasks) {
+            if (!arrived && blocking.contains(task.componentId())) {
+                arrive();
+                arrived = true;
+            }
+        }
         for (TaskRunner task : tasks) {
             if (early.contains(task.componentId())) {
                 task.start();
             }
         }
-        arrive();
+        if (!arrived) {
+            arrive();
+        }
         Thread me = Thread.currentThread();
         waiting.add(me); // before reading the flag, so an open after the read unparks this thread
         while (!opened && !inbox.stopRequested()) {
