@@ -27,6 +27,8 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     final PendingTrees pending = new PendingTrees();
     private final TimedOutTrees timeouts = new TimedOutTrees(this); // traced to the task that last held them
     private int maxPending;
+    /** Fast calls read the clock every 64 (63) or, capped by an upgrade ({@link #capPending}), every call (0). */
+    private int clockMask = 63;
     /** Auto-tuning of {@link #maxPending}, or null. */
     private final PendingTuning tuning;
     private long ackedSinceTune;
@@ -161,7 +163,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
                 long elapsed = outbox.userClock() - start;
                 int slow = TurnBudget.slowCalls(elapsed, calls);
                 max -= (max - calls) * (TurnBudget.exceeds(elapsed, TurnBudget.TURN_BUDGET_NANOS) | slow);
-                checkMask = 63 * TurnBudget.exceeds(FAST_NEXT_TUPLE_NANOS * calls, elapsed);
+                checkMask = clockMask * TurnBudget.exceeds(FAST_NEXT_TUPLE_NANOS * calls, elapsed);
                 slowCalls = slow;
                 outbox.pace(slow);
             }
@@ -310,6 +312,7 @@ public final class SpoutTask extends TaskRunner implements TupleTree.Owner, ISpo
     void capPending(int cap) {
         int bound = tuning != null ? tuning.max() : PendingTuning.configured(component);
         maxPending = cap > 0 && (bound == 0 || cap < bound) ? cap : bound;
+        clockMask = cap > 0 ? 0 : 63; // a blocking nextTuple ends the turn: the first commit's acks wait for none
     }
 
     private void acked(Object messageId, int stream, long completeNanos) {
