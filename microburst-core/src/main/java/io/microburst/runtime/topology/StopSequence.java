@@ -135,12 +135,11 @@ final class StopSequence {
 
     /**
      * Waits until every executor but those that {@code trails} has stopped, or {@code deadlineNanos} has passed. An
-     * executor whose thread stays inside
-     * a spout call for {@link #SPOUT_CALL_GRACE_NANOS} is interrupted; if it comes back, it closes its spouts itself,
-     * on its own thread, so close() never runs while another call of the same spout does. If it is still inside a
-     * spout call {@link #SPOUT_CALL_GRACE_NANOS} later, further calls into its spouts are barred and they are closed
-     * from this thread, with a warning naming them: a spout blocked on a subprocess, such as a multi-lang spout whose
-     * script never answers, lets go only when closed.
+     * executor whose thread stays inside a spout call for {@link #SPOUT_CALL_GRACE_NANOS} is interrupted; if it comes
+     * back, it closes its spouts itself, on its own thread, so close() never runs while another call of the same
+     * spout does. If it is still inside a spout call {@link #SPOUT_CALL_GRACE_NANOS} later, further calls into its
+     * spouts are barred and they are closed from this thread, with a warning naming them: a spout blocked on a
+     * subprocess, such as a multi-lang spout whose script never answers, lets go only when closed.
      */
     private static void awaitReleasingStuckSpouts(Executor[] all, boolean[] trails, long deadlineNanos)
         throws InterruptedException {
