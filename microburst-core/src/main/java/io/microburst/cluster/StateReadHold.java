@@ -3,9 +3,7 @@ package io.microburst.cluster;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -31,7 +29,7 @@ public final class StateReadHold {
     private final Consumer<Request> submit;
     private final String root;
     private final Set<Long> sessions = new HashSet<>();
-    private final Map<Long, Integer> queuedBySession = new HashMap<>();
+    private final Set<Long> queuedSessions = new HashSet<>(); // sessions with a request in the queue
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
     private boolean capturing = true;
     private boolean released;
@@ -67,14 +65,14 @@ public final class StateReadHold {
             }
             return true;
         }
-        if (!queuedBySession.containsKey(r.sessionId) && (passesFirst(r.type) || !underRoot(r))) {
+        if (!queuedSessions.contains(r.sessionId) && (passesFirst(r.type) || !underRoot(r))) {
             if (r.type == OpCode.closeSession) {
                 sessions.remove(r.sessionId);
             }
             return false;
         }
         queue.add(r);
-        if (queuedBySession.merge(r.sessionId, 1, Integer::sum) == 1) {
+        if (queuedSessions.add(r.sessionId)) {
             notifyAll();
         }
         return true;
@@ -113,13 +111,13 @@ public final class StateReadHold {
 
     /** How many sessions have a request held. */
     public synchronized int heldSessions() {
-        return queuedBySession.size();
+        return queuedSessions.size();
     }
 
     /** Waits until {@code count} sessions have a request held, for at most {@code timeoutMs}; true if they have. */
     public synchronized boolean awaitHeldSessions(int count, long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (queuedBySession.size() < count) {
+        while (queuedSessions.size() < count) {
             long left = deadline - System.nanoTime();
             if (left <= 0 || aborted || released) {
                 return false;
@@ -140,7 +138,7 @@ public final class StateReadHold {
             submit.accept(r);
         }
         queue.clear();
-        queuedBySession.clear();
+        queuedSessions.clear();
         sessions.clear();
         notifyAll();
     }
@@ -155,7 +153,7 @@ public final class StateReadHold {
         }
         aborted = true;
         queue.clear();
-        queuedBySession.clear();
+        queuedSessions.clear();
         notifyAll();
     }
 

@@ -68,19 +68,19 @@ public final class StartGate {
             }
             return true;
         }
-        boolean arrived = false;
+        boolean mayBlock = false;
         for (TaskRunner task : tasks) {
-            if (!arrived && blocking.contains(task.componentId())) {
-                arrive();
-                arrived = true;
-            }
+            mayBlock |= blocking.contains(task.componentId());
+        }
+        if (mayBlock) {
+            arrive(); // before the early tasks, which may block until the gate is about to open
         }
         for (TaskRunner task : tasks) {
             if (early.contains(task.componentId())) {
                 task.start();
             }
         }
-        if (!arrived) {
+        if (!mayBlock) {
             arrive();
         }
         Thread me = Thread.currentThread();
