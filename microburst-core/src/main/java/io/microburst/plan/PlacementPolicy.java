@@ -20,7 +20,8 @@ import io.microburst.config.ConfigKeys;
  *   <li>{@code auto} (cost-based): a cut makes two threads whose throughput is set by the slower of them. For a cut
  *       point that took {@code spent} of the window's {@code busy} time over {@code n} tuples, the producer's side then
  *       takes {@code busy - spent + n * PRODUCER_HANDOVER_NANOS}, the consumer's {@code spent + n *
- *       CONSUMER_HANDOVER_NANOS}; the expected speed-up is {@code busy} over the larger of the two. The cut with the
+ *       CONSUMER_HANDOVER_NANOS}; the expected speed-up is {@code busy} over the larger of the two, that one taken
+ *       {@link #SAMPLE_ERROR_NANOS} a tuple longer (the samples cannot place a task's time closer). The cut with the
  *       largest speed-up is chosen when it reaches the mode's least gain ({@link #MIN_GAIN} unless configured). So two stages of about half each are cut, while
  *       a chain of cheap tasks, whose hand-over would cost as much as their work, stays fused, whatever the mean
  *       execute time.</li>
@@ -50,6 +51,18 @@ public final class PlacementPolicy {
      * faster once cut, so a bar of 1.3 cut it in some runs only (docs/performance/2026-11-24-placement-and-auto.md).
      */
     public static final double MIN_GAIN = 1.2;
+    /**
+     * How far a fused task's sampled time a tuple may be from what a cut there moves, either way. The samples read the
+     * clock around a call the JIT inlined into its producer's loop, and where the compiled code puts the work of the two
+     * (the tuple, the emit, the hand-on) differs from JVM to JVM: in eleven fresh JVMs of the suite's WordCount p=1 at
+     * the same load, count's sampled time a word was 16 to 46 ns while split and count together took 60-66 ns, and the
+     * cut's estimate went from 1.02x to 1.41x around the least gain, so the chain was cut in some runs and not in
+     * others, and the cuts made gave 0.94x to 1.49x (docs/performance/2026-11-29-certain-cuts.md). A cut is decided on
+     * the gain the window vouches for with this error counted against it ({@link #sureGain}): a task of some tens of
+     * nanoseconds a tuple, where the hand-over costs as much as the work, is not cut on a guess; a task of a
+     * microsecond a tuple hardly notices.
+     */
+    public static final long SAMPLE_ERROR_NANOS = 15;
     /**
      * What a handed-over tuple of an acked tree costs its producer's thread beyond {@link #PRODUCER_HANDOVER_NANOS}, when
      * the tree's spout stays on that thread: the tree's completion comes back from the other core (the tree and the
@@ -266,7 +279,7 @@ public final class PlacementPolicy {
             long acked = w.tracking().acked() ? 1 : 0;
             long producer = busy - spent + p.tuples() * (PRODUCER_HANDOVER_NANOS + acked * ACKED_PRODUCER_NANOS);
             long consumer = spent + p.tuples() * (CONSUMER_HANDOVER_NANOS + acked * ACKED_CONSUMER_NANOS);
-            double gain = (double) busy / Math.max(1, Math.max(producer, consumer));
+            double gain = sureGain(busy, producer, consumer, p.tuples());
             if (gain > bestGain) {
                 best = i;
                 bestGain = gain;
@@ -281,11 +294,21 @@ public final class PlacementPolicy {
         return new Cut(best, bestGain, String.format(Locale.ROOT,
             "its thread was busy %d ms of %d ms (waiting for a core: %s); %s took %d ms over %d tuples (%d ns each); "
                 + "cut there, the two threads "
-                + "would take %d and %d ms: %.2fx, and a core was free",
+                + "would take %d and %d ms: %.2fx, %.2fx if its time is %d ns a tuple off; and a core was free",
             (w.elapsedNanos() - w.parkedNanos()) / 1_000_000, w.elapsedNanos() / 1_000_000,
             w.waitNanos() < 0 ? "unknown" : w.waitNanos() / 1_000_000 + " ms", p.name(), p.spentNanos() / 1_000_000,
             p.tuples(),
-            p.spentNanos() / p.tuples(), bestProducer / 1_000_000, bestConsumer / 1_000_000, bestGain));
+            p.spentNanos() / p.tuples(), bestProducer / 1_000_000, bestConsumer / 1_000_000,
+            (double) busy / Math.max(1, Math.max(bestProducer, bestConsumer)), bestGain, SAMPLE_ERROR_NANOS));
+    }
+
+    /**
+     * The speed-up a cut promises when the moved task's sampled time is {@link #SAMPLE_ERROR_NANOS} a tuple off in the
+     * direction that hurts: the slower of the two threads ({@code producer}, {@code consumer}: their time for the
+     * window's {@code busy} work) takes that much longer for each of the {@code tuples} handed over.
+     */
+    static double sureGain(long busy, long producer, long consumer, long tuples) {
+        return (double) busy / Math.max(1, Math.max(producer, consumer) + tuples * SAMPLE_ERROR_NANOS);
     }
 
     private static Cut shareCut(Window w) {

@@ -114,16 +114,18 @@ class ManyCoreDecisionsTest {
     }
 
     @Test
-    void wordCountAtParallelismOneIsCutOnceAtCountWhateverTheCores() {
-        double fused = 1e9 / (ManyCoreModel.WORDCOUNT_FUSED * ManyCoreModel.WORDS_PER_SENTENCE);
+    void wordCountAtParallelismOneStaysOnOneThreadWhateverTheCores() {
+        // count's 77 ns a word would give 1.22x cut off (77 + 20 against 118), but its samples may be 15 ns a word off,
+        // and at that 1.05x: the same chain was cut in some JVMs and not in others, so it is not cut on any machine
         for (int cores : CORES) {
             Layout l = ManyCoreModel.place(wordCountChain(), List.of(), cores, Mode.AUTO);
-            assertEquals(List.of(2), l.cuts(), cores + " cores: " + l.log());
-            // count's one task is the bottleneck: no further cut, and the gain is what one cut gives
-            double gain = l.sourceRate() / fused;
-            assertTrue(gain > 1.2 && gain < 1.25, cores + " cores: " + gain);
+            assertEquals(List.of(), l.cuts(), cores + " cores: " + l.log());
         }
-        assertEquals(List.of(), ManyCoreModel.place(wordCountChain(), List.of(), 1, Mode.AUTO).cuts(), "one core");
+        // a user who wants the second thread asks for it, and gets what one cut gives
+        Layout eager = ManyCoreModel.place(wordCountChain(), List.of(), 2, new Mode(true, 1.05));
+        assertEquals(List.of(2), eager.cuts(), eager.log());
+        double gain = eager.sourceRate() / (1e9 / (ManyCoreModel.WORDCOUNT_FUSED * ManyCoreModel.WORDS_PER_SENTENCE));
+        assertTrue(gain > 1.2 && gain < 1.25, "2 cores: " + gain);
     }
 
     /** ConstSpout -> NullBolt acked: 92 ns a tree fused (10.85M trees/s), the bolt and its ack 38% of it. */

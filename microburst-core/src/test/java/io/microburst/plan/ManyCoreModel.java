@@ -164,7 +164,7 @@ final class ManyCoreModel {
             }
             DecisionCheck.Verdict v = DecisionCheck.judge(
                 new DecisionCheck.Outcome(rate * moved.perSourceTuple(), -1),
-                new DecisionCheck.Outcome(after * moved.perSourceTuple(), -1), bestCut.gain());
+                new DecisionCheck.Outcome(after * moved.perSourceTuple(), -1), bestCut.gain(), mode.minGain());
             log.add("cut at " + moved.name() + ": " + bestCut.reason() + "; " + v.reason());
             if (!v.keep()) {
                 cuts.remove(best);

@@ -103,9 +103,9 @@ class PlacementPolicyTest {
 
     @Test
     void theDefaultLeastGainCutsABoltTakingSeventyPercentAndAHigherOneDoesNot() {
-        // 156 ns a tuple (WordCount p=1 on one core), b 109 ns of it (70%): cut at b, the threads would take 10 + 37 +
-        // 10 and 109 + 20 ns, 1.21x
-        Window w = chain(10, 37, 109, 0);
+        // 350 ns a tuple, b 245 ns of it (70%): cut at b, the threads would take 10 + 95 + 10 and 245 + 20 ns, the
+        // slower 15 ns more if b's samples are that far off: 1.25x
+        Window w = chain(10, 95, 245, 0);
         assertNull(PlacementPolicy.decide(new Mode(true, 1.3), w, 1, 2), "1.21x is under 1.3x");
         Cut cut = PlacementPolicy.decide(Mode.AUTO, w, 1, 2);
         assertNotNull(cut);
@@ -175,12 +175,44 @@ class PlacementPolicyTest {
         Cut before = PlacementPolicy.decide(Mode.AUTO, new Window(w.elapsedNanos(), 0, w.points()), 1, 2);
         assertNotNull(before);
         assertEquals(0, before.point(), before.reason());
-        // on a core all the time, count a third of it: cut at count, as every run on a quiet machine should
-        Cut count = PlacementPolicy.decide(Mode.AUTO, wordCount(0, 2_800_000_000L, SECOND), 1, 2);
-        assertNotNull(count);
-        assertEquals(1, count.point(), count.reason());
+        // on a core all the time, count a third of it at 35 ns a word: 1.31x if its samples are right, 1.10x if they
+        // are 15 ns a word off, which they are from JVM to JVM: not cut
+        assertNull(PlacementPolicy.decide(Mode.AUTO, wordCount(0, 2_800_000_000L, SECOND), 1, 2));
         // time blocked in user code is no wait for a core: it stays work
         assertEquals(800_000_000L, new Window(2 * SECOND, SECOND, w.points(), PlacementPolicy.Tracking.NONE,
             200_000_000L).busyNanos());
+    }
+
+    /** A window of WordCount p=1 as a fresh JVM's balancer summed it: split (what is fused after it included), count. */
+    private static Window measured(long waits, long sentences, long splitSpent, long words, long countSpent) {
+        return new Window(3 * SECOND, 0, List.of(new Point("split", sentences, splitSpent),
+            new Point("count", words, countSpent)), PlacementPolicy.Tracking.NONE, waits);
+    }
+
+    @Test
+    void wordCountAtParallelismOneIsNotCutWhicheverShapeTheJitGaveIt() {
+        // three fresh JVMs of the suite's WordCount p=1 on a quiet machine, the same work: count sampled at 32, 18 and
+        // 41 ns a word while split and count took 60-78 ns together. Counted as sampled, the first promised 1.41x and
+        // was cut (it then gave 0.94x), the others 1.10x and 1.02x and were not; the same topology ended in two
+        // layouts from run to run
+        List<Window> runs = List.of(
+            measured(189_950, 2_588_416, 3_085_202_112L, 39_430_202, 1_269_628_340L),
+            measured(174_429, 3_313_152, 3_092_310_656L, 50_470_351, 891_427_397L),
+            measured(242_247, 3_109_312, 3_085_533_504L, 47_365_183, 1_963_749_579L));
+        for (Window w : runs) {
+            assertNull(PlacementPolicy.decide(Mode.AUTO, w, 1, 2), w.toString());
+        }
+    }
+
+    @Test
+    void aBoltOfAMicrosecondATupleIsCutAsBefore() {
+        // the suite's slow bolt: fingerprint 1,262 ns a message of the thread's 2,069; the samples' error is about 1% of it
+        Window w = new Window(3 * SECOND, 0, List.of(new Point("fingerprint", 1_449_856, 1_830_000_000L)),
+            PlacementPolicy.Tracking.NONE, 0);
+        Cut cut = PlacementPolicy.decide(Mode.AUTO, w, 1, 2);
+        assertNotNull(cut);
+        assertEquals(0, cut.point());
+        assertTrue(cut.gain() > 1.55 && cut.gain() < 1.61, cut.reason());
+        assertTrue(cut.reason().contains("1.61x, 1.59x if its time is 15 ns a tuple off"), cut.reason());
     }
 }

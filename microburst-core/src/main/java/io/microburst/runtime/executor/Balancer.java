@@ -138,6 +138,9 @@ public final class Balancer {
         PlacementPolicy.Window window = new PlacementPolicy.Window(elapsed, parked, points, tracking, waits);
         PlacementPolicy.Window summed = recent.add(window);
         if (summed == null) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("Executor {}: {} -> not summed yet", inbox, window);
+            }
             inbox.setBusy(window.busy()); // too early to decide on this layout: the sum fills
             cutCandidate = null;
             return;
@@ -165,7 +168,7 @@ public final class Balancer {
             cutCandidate = null;
         } else if (best == cutCandidate) {
             cutCandidate = null;
-            check.cutMade(best, rate, spouts.completeLatencyNanos(), cut.gain());
+            check.cutMade(best, rate, spouts.completeLatencyNanos(), cut.gain(), mode.minGain());
             recent.clear();
             inbox.requestDefuse(best, cut.reason());
         } else {

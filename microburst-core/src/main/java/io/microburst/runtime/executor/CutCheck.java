@@ -37,6 +37,7 @@ final class CutCheck {
     private double rateBefore;
     private double latencyBefore;
     private double promised;
+    private double leastGain;
     private long executedAtStart;
     private int windowsAfter;
     private int measured;
@@ -54,12 +55,16 @@ final class CutCheck {
         return moved != null;
     }
 
-    /** A cut at {@code task} was requested, after a window at {@code rate} tuples/s there, promising {@code gain}. */
-    void cutMade(BoltTask task, double rate, double completeLatencyNanos, double gain) {
+    /**
+     * A cut at {@code task} was requested, after a window at {@code rate} tuples/s there, promising {@code gain} where
+     * the policy asks at least {@code leastGain}.
+     */
+    void cutMade(BoltTask task, double rate, double completeLatencyNanos, double gain, double leastGain) {
         moved = task;
         rateBefore = rate;
         latencyBefore = completeLatencyNanos;
         promised = gain;
+        this.leastGain = leastGain;
         windowsAfter = 0; // the move happens at the end of this turn: the next window is all after it
         measured = 0;
         measuredNanos = 0;
@@ -101,7 +106,7 @@ final class CutCheck {
         double rateAfter = Balancer.rate(executed - executedAtStart, measuredNanos);
         double latencyAfter = latencyWindows == 0 ? -1 : latencySum / latencyWindows;
         DecisionCheck.Verdict v = DecisionCheck.judge(new DecisionCheck.Outcome(rateBefore, latencyBefore),
-            new DecisionCheck.Outcome(rateAfter, latencyAfter), promised);
+            new DecisionCheck.Outcome(rateAfter, latencyAfter), promised, leastGain);
         BoltTask task = moved;
         moved = null;
         if (v.keep()) {
