@@ -55,7 +55,7 @@ public final class PlacementPolicy {
      * How far a fused task's sampled time a tuple may be from what a cut there moves, either way. The samples read the
      * clock around a call the JIT inlined into its producer's loop, and where the compiled code puts the work of the two
      * (the tuple, the emit, the hand-on) differs from JVM to JVM: in eleven fresh JVMs of the suite's WordCount p=1 at
-     * the same load, count's sampled time a word was 16 to 46 ns while split and count together took 60-66 ns, and the
+     * the same load, count's sampled time a word was 16 to 46 ns while split and count together took 60-78 ns, and the
      * cut's estimate went from 1.02x to 1.41x around the least gain, so the chain was cut in some runs and not in
      * others, and the cuts made gave 0.94x to 1.49x (docs/performance/2026-11-29-certain-cuts.md). A cut is decided on
      * the gain the window vouches for with this error counted against it ({@link #sureGain}): a task of some tens of
