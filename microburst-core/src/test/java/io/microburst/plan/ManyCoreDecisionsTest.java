@@ -123,7 +123,7 @@ class ManyCoreDecisionsTest {
         }
         // a user who wants the second thread asks for it, and gets what one cut gives
         Layout eager = ManyCoreModel.place(wordCountChain(), List.of(), 2, new Mode(true, 1.05));
-        assertEquals(List.of(2), eager.cuts(), eager.log());
+        assertEquals(List.of(2), eager.cuts(), String.valueOf(eager.log()));
         double gain = eager.sourceRate() / (1e9 / (ManyCoreModel.WORDCOUNT_FUSED * ManyCoreModel.WORDS_PER_SENTENCE));
         assertTrue(gain > 1.2 && gain < 1.25, "2 cores: " + gain);
     }
@@ -243,24 +243,26 @@ class ManyCoreDecisionsTest {
     }
 
     /**
-     * Known gap (docs/performance/many-core-model.md): the policy promises a cut's speed-up on its own thread, but in a
-     * pipeline of more than two threads the next slowest thread caps it. chain-full's shape: three fused segments of
-     * three (a second input at stages 3 and 6 keeps them apart); with cores free the source's segment is cut, promised
-     * 1.67x, gives 1.11x because the next segment then sets the pace, and the outcome check (half the promised margin,
-     * 1.33x) undoes it; the middle segment's cut then gives 1.00x and is undone too. The chain stays on three threads
-     * where seven run twice as fast. On two cores nothing is tried:
-     * three threads already share them.
+     * chain-full's shape: three fused segments of three (a second input at stages 3 and 6 keeps them apart). With cores
+     * free the source's segment is cut, promised 1.48x (the samples' error counted), gives 1.11x because the next
+     * segment then sets the pace; the check needs 1.10x and keeps it, and a later cut keeps more. Until 2026-11-29 the
+     * check needed half of each cut's own promise and undid both (a known gap). On two cores nothing is tried: three
+     * threads already share them.
      */
     @Test
-    void knownGapChainFullsSegmentsAreNotCutFurther() {
+    void chainFullsSegmentsAreCutFurtherWhereCoresAreFree() {
+        // since the check needs half the least gain's margin (1.10x), not half of each cut's own promise, the cuts
+        // that gave 1.11x and 1.38x on four cores are kept where they were undone before
         Chain chain = sixHops(UNACKED_STAGE, false, 0);
         for (int cores : CORES) {
             Layout l = ManyCoreModel.place(chain, List.of(3, 6), cores, Mode.AUTO);
-            assertEquals(List.of(3, 6), l.cuts(), cores + " cores: " + l.log());
-            assertEquals(cores > 2, !l.log().isEmpty(), cores + " cores: " + l.log());
-            assertTrue(l.log().stream().allMatch(s -> s.endsWith("undone")), l.log().toString());
-            double missed = ManyCoreModel.best(chain, cores).sourceRate() / l.sourceRate();
-            assertTrue(cores == 2 ? missed < 1.05 : missed > 1.5, cores + " cores: " + missed);
+            double start = ManyCoreModel.place(chain, List.of(3, 6), cores, new Mode(true, 1000)).sourceRate();
+            assertTrue(l.cuts().containsAll(List.of(3, 6)), cores + " cores: " + l.log());
+            if (cores == 2) {
+                assertEquals(List.of(3, 6), l.cuts(), "three threads already share two cores: " + l.log());
+            } else {
+                assertTrue(l.cuts().size() > 2 && l.sourceRate() > 1.1 * start, cores + " cores: " + l.log());
+            }
         }
     }
 

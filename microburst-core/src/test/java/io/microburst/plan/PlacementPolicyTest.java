@@ -213,6 +213,6 @@ class PlacementPolicyTest {
         assertNotNull(cut);
         assertEquals(0, cut.point());
         assertTrue(cut.gain() > 1.55 && cut.gain() < 1.61, cut.reason());
-        assertTrue(cut.reason().contains("1.61x, 1.59x if its time is 15 ns a tuple off"), cut.reason());
+        assertTrue(cut.reason().contains("1.61x, 1.60x if its time is 15 ns a tuple off"), cut.reason());
     }
 }
