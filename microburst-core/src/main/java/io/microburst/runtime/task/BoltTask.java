@@ -175,15 +175,15 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
             BoltAcks.failTree(tuple); // waited for a replacement, and a stop or halt came first: the tuple fails back
             return;
         }
-        boolean sampled = ++sampleCounter >= samplePeriod;
+        boolean sampled = ++sampleCounter >= samplePeriod && outbox.mayTime(sampleCounter, samplePeriod);
         long start = sampled ? startSample(tuple) : 0;
         try {
             bolt.execute(tuple);
         } catch (Throwable t) {
-            executeFailed(id, t); // never the tuple itself, which would make it escape
+            executeFailed(id, t, sampled); // never the tuple itself, which would make it escape
             return;
         }
-        long nanos = sampled ? System.nanoTime() - start : -1;
+        long nanos = sampled ? outbox.endTiming(start) : -1;
         if (id instanceof TrackedMessageId && !tuple.settled() && acking) {
             acks.held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
@@ -206,15 +206,15 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
             BoltAcks.failTree(tuple); // waited for a replacement, and a stop or halt came first: the tuple fails back
             return;
         }
-        boolean sampled = ++sampleCounter >= samplePeriod;
+        boolean sampled = ++sampleCounter >= samplePeriod && outbox.mayTime(sampleCounter, samplePeriod);
         long start = sampled ? startSample(tuple) : 0;
         try {
             bolt.execute(tuple);
         } catch (Throwable t) {
-            executeFailed(id, t); // never the tuple itself, which would make it escape
+            executeFailed(id, t, sampled); // never the tuple itself, which would make it escape
             return;
         }
-        long nanos = sampled ? System.nanoTime() - start : -1;
+        long nanos = sampled ? outbox.endTiming(start) : -1;
         if (id instanceof TrackedMessageId && !tuple.settled() && acking) {
             acks.held.add(tuple); // most bolts ack within execute, and their tuples are never held
         }
@@ -230,9 +230,10 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
         }
     }
 
-    /** A sampled tuple starts: returns the time, which the tuple keeps for its process latency. */
+    /** A sampled tuple starts (see Outbox#timing): returns the time, which the tuple keeps for its process latency. */
     private long startSample(RoutedTuple tuple) {
         sampleCounter = 0;
+        outbox.timing = true;
         long start = System.nanoTime();
         tuple.sampleStartsAt(start);
         sampled(start);
@@ -240,7 +241,8 @@ public final class BoltTask extends TaskRunner implements IOutputCollector {
     }
 
     /** The bolt threw from execute: the tuple and every tuple the instance held fail, and the instance is dropped. */
-    private void executeFailed(MessageId id, Throwable error) {
+    private void executeFailed(MessageId id, Throwable error, boolean sampled) {
+        outbox.timing &= !sampled; // the sample this execute took ends with it
         TreeLog.crashed(id, this);
         acks.held.failAll();
         failed(error, "execute");

@@ -50,6 +50,16 @@ final class Sampling {
         return period;
     }
 
+    /**
+     * Whether a task whose sample is due ({@code counter} tuples since its last, {@code period} its period) takes it
+     * now, {@code outerTiming} when a task that called it fused is being timed: not inside another sample, whose time
+     * would then count this one's clock reads and bookkeeping, unless it has waited a whole period more (at a rate of 1
+     * the outer task times every tuple). Deferred, it takes the next tuple its caller does not time. Pure function.
+     */
+    static boolean takesSample(boolean outerTiming, int counter, int period) {
+        return !outerTiming || counter - period >= period;
+    }
+
     /** Emit to now for a sampled tree; -1 for the others. Its spout's thread. */
     static long sinceEmit(TupleTree tree) {
         long emitted = tree.emitNanos();

@@ -1,6 +1,8 @@
 package io.microburst.runtime.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -59,5 +61,26 @@ class SampleRateTest {
     void everyTupleTimedIsNeverStretchedAndNeverSamplingStaysSo() {
         assertEquals(1, Sampling.adaptPeriod(1, 1, 0));
         assertEquals(Integer.MAX_VALUE, Sampling.adaptPeriod(Integer.MAX_VALUE, Integer.MAX_VALUE, 0));
+    }
+
+    @Test
+    void aSampleDueInsideAnotherWaitsForTheNextTupleItsCallerDoesNotTime() {
+        assertFalse(Sampling.takesSample(true, 20, 20));
+        assertFalse(Sampling.takesSample(true, 39, 20));
+        assertTrue(Sampling.takesSample(false, 20, 20));
+        assertTrue(Sampling.takesSample(false, 21, 20));
+    }
+
+    @Test
+    void aTaskFusedUnderOneTimedAtEveryTupleIsStillTimedEveryOtherTuple() {
+        assertFalse(Sampling.takesSample(true, 1, 1));
+        assertTrue(Sampling.takesSample(true, 2, 1));
+        assertTrue(Sampling.takesSample(true, 40, 20));
+    }
+
+    @Test
+    void theLongestPeriodDoesNotOverflowIntoASample() {
+        assertFalse(Sampling.takesSample(true, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        assertFalse(Sampling.takesSample(true, Integer.MAX_VALUE, Integer.MAX_VALUE / 2 + 1));
     }
 }
