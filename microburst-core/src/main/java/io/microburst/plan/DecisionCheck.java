@@ -11,8 +11,9 @@ import java.util.Locale;
  * <ul>
  *   <li><b>throughput</b>: the rate after is at least the rate before times {@code 1 + (promised - 1) / 2}, half the
  *       margin the policy promised, the promise counted at most at the policy's least gain (a cut, which needs 1.2x by
- *       default, must give at least 1.1x; a step that promised nothing, 1.0, must at least not lose); the estimates are optimistic by design (the hand-over is counted at its cheapest) and
- *       the windows are noisy, so half the margin is what a real gain still clears and a loss never does;</li>
+ *       default, must give at least 1.1x; a step that promised nothing, 1.0, must at least not lose); the estimates
+ *       are optimistic by design (the hand-over is counted at its cheapest) and the windows are noisy, so half the
+ *       margin is what a real gain still clears and a loss never does;</li>
  *   <li><b>latency</b>, for a topology whose spouts track trees: the mean complete latency after is at most twice the
  *       one before plus {@link #LATENCY_SLACK_NANOS}. A fast acked chain completes trees in 5-15 µs; a decision that
  *       lets tuples queue multiplies that by ten or more (52 µs p50, 600 µs p99 on the acked ConstSpout-to-NullBolt

@@ -168,7 +168,7 @@ public final class Balancer {
             cutCandidate = null;
         } else if (best == cutCandidate) {
             cutCandidate = null;
-            check.cutMade(best, rate, spouts.completeLatencyNanos(), cut.gain(), mode.minGain());
+            check.cutMade(best, rate, spouts.completeLatencyNanos(), cut.gain());
             recent.clear();
             inbox.requestDefuse(best, cut.reason());
         } else {

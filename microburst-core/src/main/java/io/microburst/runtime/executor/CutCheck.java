@@ -37,7 +37,8 @@ final class CutCheck {
     private double rateBefore;
     private double latencyBefore;
     private double promised;
-    private double leastGain;
+    /** The least gain the topology's placement asks of a cut: half its margin is what a kept cut must give. */
+    private final double leastGain;
     private long executedAtStart;
     private int windowsAfter;
     private int measured;
@@ -48,6 +49,7 @@ final class CutCheck {
     CutCheck(ExecutorHost host, Inbox home) {
         this.host = host;
         this.home = home;
+        this.leastGain = host.placementMode().minGain();
     }
 
     /** Whether a cut is being checked (no other is made meanwhile). */
@@ -55,16 +57,12 @@ final class CutCheck {
         return moved != null;
     }
 
-    /**
-     * A cut at {@code task} was requested, after a window at {@code rate} tuples/s there, promising {@code gain} where
-     * the policy asks at least {@code leastGain}.
-     */
-    void cutMade(BoltTask task, double rate, double completeLatencyNanos, double gain, double leastGain) {
+    /** A cut at {@code task} was requested, after a window at {@code rate} tuples/s there, promising {@code gain}. */
+    void cutMade(BoltTask task, double rate, double completeLatencyNanos, double gain) {
         moved = task;
         rateBefore = rate;
         latencyBefore = completeLatencyNanos;
         promised = gain;
-        this.leastGain = leastGain;
         windowsAfter = 0; // the move happens at the end of this turn: the next window is all after it
         measured = 0;
         measuredNanos = 0;
