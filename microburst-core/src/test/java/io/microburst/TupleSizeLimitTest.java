@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -31,13 +32,18 @@ import org.junit.jupiter.api.Test;
 class TupleSizeLimitTest {
     static final AtomicInteger SMALL_DONE = new AtomicInteger();
 
-    /** Emits, unanchored, a fresh array of {@code bytes} bytes on stream "blobs" on every call. */
+    /**
+     * Emits, unanchored, on stream "blobs" on every call, a tuple of {@code fields} fields: "key", small strings, and
+     * last "payload", a fresh array of {@code bytes} bytes.
+     */
     public static class HugeSpout extends BaseRichSpout {
         private final int bytes;
+        private final int fields;
         private transient SpoutOutputCollector collector;
 
-        public HugeSpout(int bytes) {
+        public HugeSpout(int bytes, int fields) {
             this.bytes = bytes;
+            this.fields = fields;
         }
 
         @Override
@@ -47,12 +53,22 @@ class TupleSizeLimitTest {
 
         @Override
         public void nextTuple() {
-            collector.emit("blobs", new Values("key", new byte[bytes]));
+            Values values = new Values("key");
+            for (int i = 2; i < fields; i++) {
+                values.add("small");
+            }
+            values.add(new byte[bytes]);
+            collector.emit("blobs", values);
         }
 
         @Override
         public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declareStream("blobs", new Fields("key", "payload"));
+            List<String> names = new ArrayList<>(List.of("key"));
+            for (int i = 2; i < fields; i++) {
+                names.add("f" + i);
+            }
+            names.add("payload");
+            declarer.declareStream("blobs", new Fields(names));
         }
     }
 
@@ -78,10 +94,20 @@ class TupleSizeLimitTest {
 
     @Test
     void aTupleOverTheConfiguredLimitIsRefusedNamingComponentStreamAndField() throws Exception {
+        refusedNamingComponentStreamAndField(2);
+    }
+
+    /** A six-field tuple whose last field is over the limit: refused, naming that field. */
+    @Test
+    void aWideTupleOverTheLimitIsRefusedNamingItsField() throws Exception {
+        refusedNamingComponentStreamAndField(6);
+    }
+
+    private void refusedNamingComponentStreamAndField(int fields) throws Exception {
         SMALL_DONE.set(0);
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("huge", new HugeSpout(2 << 20));
-        b.setSpout("small", new ReplayingSpout("size-limit-small", 1000));
+        b.setSpout("huge", new HugeSpout(2 << 20, fields));
+        b.setSpout("small", new ReplayingSpout("size-limit-small-" + fields, 1000));
         b.setBolt("sink", new SlowBolt()).shuffleGrouping("huge", "blobs").shuffleGrouping("small");
         Config conf = new Config();
         conf.put(MicroburstConfig.TUPLE_MAX_BYTES, 1 << 20);
@@ -132,7 +158,7 @@ class TupleSizeLimitTest {
     public static final class SmallHeapRun {
         public static void main(String[] args) throws Exception {
             TopologyBuilder b = new TopologyBuilder();
-            b.setSpout("huge", new HugeSpout(16 << 20));
+            b.setSpout("huge", new HugeSpout(16 << 20, 2));
             b.setBolt("sink", new SlowBolt()).shuffleGrouping("huge", "blobs");
             try (MicroburstCluster cluster = new MicroburstCluster()) {
                 cluster.submitTopology("small-heap", new Config(), b.createTopology());
