@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -77,8 +78,8 @@ class GroupersTest {
         }
         int h = 31 * (31 * (31 + "alpha".hashCode()) + Long.hashCode(42L)) + "omega".hashCode();
         assertEquals(h ^ (h >>> 16), FieldsGrouper.hash(values, new int[] {0, 1, 2}));
-        int n = 31 * 1 + 0; // a null value hashes as 0
-        assertEquals(n ^ (n >>> 16), FieldsGrouper.hash(java.util.Arrays.asList((Object) null), new int[] {0}));
+        int n = 31; // a null value hashes as 0
+        assertEquals(n ^ (n >>> 16), FieldsGrouper.hash(Arrays.asList((Object) null), new int[] {0}));
     }
 
     @Test
